@@ -1,0 +1,16 @@
+"""The card-rules service: ``create_app`` is the only factory; nothing happens at import time."""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from service.config import Settings
+
+
+def create_app(config: Settings | None = None) -> Flask:
+    from service.api import init_api
+
+    settings = config or Settings.from_env()
+    app = Flask(__name__)
+    init_api(app, settings)
+    return app

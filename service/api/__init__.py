@@ -1,0 +1,74 @@
+"""The HTTP layer: the flask-smorest ``Api`` with problem-details errors, and the registration
+of every game's paths."""
+
+from __future__ import annotations
+
+import http
+from typing import Any
+
+import flask_smorest
+from flask import Flask
+from flask_smorest.utils import prepare_response
+
+from service.api import docs, fields, observability, problems
+from service.api.parsing import CompiledParser, CompiledValidators
+from service.api.routes import game_blueprint, meta_blueprint
+from service.api.schemas import Problem
+from service.config import Settings
+from service.games import GAMES
+
+DESCRIPTION = """\
+Exact rules of Russian and German card games, as a stateless service: deal a hand, validate a
+move and get the next state, list the legal moves, show a seat's view, score a finished hand and
+the match. The client keeps the state and sends it with every request; the server checks it for
+consistency before any rule runs.
+
+Conventions: card codes are rank then suit (`AS`, `10H`, `QC`; `JK` a joker). Seats are numbered
+from 0 clockwise. A move names its cards in `cards`, always a list. An illegal move is an answer
+(200, `legal: false`, with a reason code), not an error. Unknown move types are schema errors
+(422 naming `/move/type`), since each game lists its move types as a closed `oneOf`. Every error
+is `application/problem+json` with JSON pointers into the request body. Derived state fields
+(status, card points, tricks played, result...) may be left out of a state; when sent they must
+agree with the cards.
+"""
+
+
+class Blueprint(flask_smorest.Blueprint):
+    """flask-smorest's Blueprint; its parser is replaced per game with the compiled one."""
+
+
+class Api(flask_smorest.Api):
+    DEFAULT_ERROR_RESPONSE_NAME = None
+    ERROR_SCHEMA = Problem
+
+    def _register_error_handlers(self) -> None:
+        problems.register(self._app)
+
+    def _register_responses(self) -> None:
+        """Error responses documented as problem details, not flask-smorest's own error body."""
+        for status in http.HTTPStatus:
+            if status < 400:
+                continue
+            response: dict[str, Any] = {"description": status.phrase, "schema": Problem}
+            prepare_response(response, self.spec, problems.PROBLEM_TYPE)
+            self.spec.components.response(status.name, response, lazy=True)
+
+
+def init_api(app: Flask, settings: Settings) -> Api:
+    app.config.update(
+        API_TITLE="Card rules service",
+        API_VERSION="1",
+        OPENAPI_VERSION="3.1.0",
+        API_SPEC_OPTIONS={"info": {"description": DESCRIPTION}},
+        MAX_CONTENT_LENGTH=settings.max_body_bytes,
+    )
+    api = Api(app)
+    fields.install(api.ma_plugin)
+    observability.install(app, settings)
+    validators = CompiledValidators(lambda: api.spec.to_dict()["components"]["schemas"])
+    parser = CompiledParser(validators, max_bytes=settings.max_body_bytes)
+    api.register_blueprint(meta_blueprint(Blueprint, GAMES))
+    for game in GAMES.values():
+        api.register_blueprint(game_blueprint(Blueprint, game, parser))
+    app.register_blueprint(docs.blueprint(api.spec.to_dict))
+    return api

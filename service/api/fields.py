@@ -1,0 +1,158 @@
+"""marshmallow fields of the contract, and how each one appears in the OpenAPI document.
+
+The request hot path does not run marshmallow: it runs a validator compiled from the JSON Schema
+these fields produce (``service.api.parsing``). So each field's ``_deserialize`` and its JSON
+Schema must say the same thing; ``tests/api/test_fields.py`` holds them to it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import marshmallow as ma
+from apispec.ext.marshmallow import MarshmallowPlugin
+from apispec.utils import build_reference
+
+
+class StrictInteger(ma.fields.Integer):
+    """An integer that refuses floats and strings ("1", 1.0)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(strict=True, **kwargs)
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
+        if isinstance(value, bool):
+            raise self.make_error("invalid")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class StrictBoolean(ma.fields.Boolean):
+    """``true`` or ``false`` only; marshmallow's Boolean would take 0, 1, "yes"..."""
+
+    truthy = frozenset({True})
+    falsy = frozenset({False})
+
+
+class CardList(ma.fields.Field):
+    """A list of card codes of one game's deck, checked in a single pass.
+
+    In the OpenAPI document it is an array of ``<Game>Card`` (a string enum of the deck's codes),
+    so clients see the exact codes while the card table is written once per game.
+    """
+
+    default_error_messages = {
+        "invalid": "Not a list of card codes.",
+        "unknown": "Unknown card code {code!r} at index {index}.",
+        "length": "Length must be between {min} and {max}.",
+    }
+
+    def __init__(
+        self, *, card_schema: str, codes: Sequence[str], min_items: int = 0, max_items: int | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        self.card_schema = card_schema
+        self.codes = tuple(codes)
+        self._allowed = frozenset(codes)
+        self.min_items = min_items
+        self.max_items = max_items
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> list[str]:
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise self.make_error("invalid")
+        for index, code in enumerate(value):
+            if code not in self._allowed:
+                raise self.make_error("unknown", code=code, index=index)
+        if len(value) < self.min_items or (self.max_items is not None and len(value) > self.max_items):
+            raise self.make_error("length", min=self.min_items, max=self.max_items)
+        return value
+
+    def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> Any:
+        return value
+
+
+class Card(ma.fields.Field):
+    """One card code of a game's deck; ``<Game>Card`` in the OpenAPI document."""
+
+    default_error_messages = {"unknown": "Unknown card code {code!r}."}
+
+    def __init__(self, *, card_schema: str, codes: Sequence[str], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.card_schema = card_schema
+        self.codes = tuple(codes)
+        self._allowed = frozenset(codes)
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> str:
+        if not isinstance(value, str) or value not in self._allowed:
+            raise self.make_error("unknown", code=value)
+        return value
+
+    def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> Any:
+        return value
+
+
+class MoveUnion(ma.fields.Field):
+    """A move: one of the game's move schemas, chosen by its ``type`` (a ``oneOf`` with a
+    discriminator in the OpenAPI document)."""
+
+    default_error_messages = {
+        "invalid": "A move is an object with a 'type'.",
+        "unknown_type": "Unknown move type {type!r}; expected one of {types}.",
+    }
+
+    def __init__(self, moves: Mapping[str, type[ma.Schema]], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.moves = dict(moves)
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
+        if not isinstance(value, dict):
+            raise self.make_error("invalid")
+        schema = self.moves.get(value.get("type"))  # type: ignore[arg-type]
+        if schema is None:
+            raise self.make_error("unknown_type", type=value.get("type"), types=sorted(self.moves))
+        return schema().load(value)
+
+    def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> Any:
+        return value
+
+
+def install(plugin: MarshmallowPlugin) -> None:
+    """Teach apispec how the custom fields above appear in the OpenAPI document."""
+    converter = plugin.converter
+    assert converter is not None  # set by APISpec when the plugin is registered
+
+    def card_ref(name: str, codes: Sequence[str]) -> dict[str, Any]:
+        spec = converter.spec
+        if name not in spec.components.schemas:
+            spec.components.schema(
+                name, {"type": "string", "enum": list(codes), "description": "A card code."}
+            )
+        return build_reference("schema", converter.openapi_version.major, name)
+
+    def attributes(self: Any, field: ma.fields.Field, **kwargs: Any) -> dict[str, Any]:
+        if isinstance(field, CardList):
+            ret: dict[str, Any] = {
+                "type": "array",
+                "items": card_ref(field.card_schema, field.codes),
+            }
+            if field.min_items:
+                ret["minItems"] = field.min_items
+            if field.max_items is not None:
+                ret["maxItems"] = field.max_items
+            return ret
+        if isinstance(field, Card):
+            ref = card_ref(field.card_schema, field.codes)
+            return {"anyOf": [ref, {"type": "null"}]} if field.allow_none else ref
+        if isinstance(field, MoveUnion):
+            refs = {t: converter.resolve_nested_schema(s) for t, s in field.moves.items()}
+            return {
+                "oneOf": list(refs.values()),
+                "discriminator": {
+                    "propertyName": "type",
+                    "mapping": {t: r["$ref"] for t, r in refs.items()},
+                },
+            }
+        return {}
+
+    converter.add_attribute_function(attributes)

@@ -1,0 +1,60 @@
+"""Every error answer is an RFC 9457 problem document (``application/problem+json``)."""
+
+from __future__ import annotations
+
+import logging
+
+import orjson
+from flask import Flask, Response, g
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+from service.errors import FieldError, ServiceError
+
+PROBLEM_TYPE = "application/problem+json"
+log = logging.getLogger("service")
+
+
+def problem(
+    status: int,
+    title: str,
+    detail: str,
+    *,
+    slug: str | None = None,
+    errors: tuple[FieldError, ...] = (),
+) -> Response:
+    body: dict[str, object] = {
+        "type": f"urn:card-rules:problem:{slug}" if slug else "about:blank",
+        "title": title,
+        "status": status,
+        "detail": detail,
+    }
+    if errors:
+        body["errors"] = [{"pointer": e.pointer, "message": e.message} for e in errors]
+    request_id = g.get("request_id")
+    if request_id:
+        body["request_id"] = request_id
+    return Response(orjson.dumps(body), status=status, mimetype=PROBLEM_TYPE)
+
+
+def _service_error(error: ServiceError) -> Response:
+    return problem(error.status, error.title, error.detail, slug=error.slug, errors=error.errors)
+
+
+def _http_error(error: HTTPException) -> Response:
+    status = error.code or 500
+    response = problem(status, error.name, error.description or error.name)
+    for name, value in error.get_headers():  # keeps Allow on 405
+        if name.lower() != "content-type":
+            response.headers[name] = value
+    return response
+
+
+def _unexpected(error: Exception) -> Response:
+    log.exception("unhandled error", exc_info=error)
+    return _http_error(InternalServerError())
+
+
+def register(app: Flask) -> None:
+    app.register_error_handler(ServiceError, _service_error)
+    app.register_error_handler(HTTPException, _http_error)
+    app.register_error_handler(Exception, _unexpected)

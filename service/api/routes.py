@@ -1,0 +1,188 @@
+"""The HTTP paths: one blueprint per registered game (the same factory for all), plus the
+game-independent ``/health`` and ``/v1/games``."""
+
+from __future__ import annotations
+
+import secrets
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any
+
+import orjson
+from flask import Response
+
+from service.api.parsing import CompiledParser
+from service.api.schemas import GameDetail, GameList, Health, Problem, envelopes
+from service.cards import SeedStream
+from service.errors import IllegalMove, InvalidState
+from service.games.base import DealSetup, Game, GameInfo, Wire
+
+try:
+    VERSION = version("card-rules-service")
+except PackageNotFoundError:  # running from a source tree that was never installed
+    VERSION = "0.0.0"
+
+# Every answer a POST can give besides 200, documented so the spec tells the truth.
+POST_ERRORS = {
+    400: "The body is not JSON.",
+    413: "The body is larger than the configured limit.",
+    415: "The body is not application/json.",
+    422: "The body breaks the schema, or the state or match is inconsistent with the rules.",
+}
+
+
+def json_response(body: Any, status: int = 200) -> Response:
+    return Response(orjson.dumps(body), status=status, mimetype="application/json")
+
+
+def _summary(info: GameInfo) -> Wire:
+    return {
+        "id": info.id,
+        "name": info.name_en,
+        "name_ru": info.name_ru,
+        "players": list(info.player_counts),
+        "default_players": info.default_players,
+        "variants": list(info.variants),
+        "options": dict(info.options),
+    }
+
+
+def _detail(info: GameInfo) -> Wire:
+    return {
+        **_summary(info),
+        "deck": info.deck,
+        "card_values": dict(info.card_values),
+        "move_types": list(info.move_types),
+        "reasons": dict(info.reasons),
+        "event_types": list(info.event_types),
+    }
+
+
+def _documented_errors(bp: Any, *statuses: int) -> Any:
+    def decorate(view: Any) -> Any:
+        for status in statuses:
+            view = bp.alt_response(status, schema=Problem, content_type="application/problem+json",
+                                   description=POST_ERRORS[status])(view)
+        return view
+    return decorate
+
+
+def meta_blueprint(blueprint_class: Any, games: dict[str, Game]) -> Any:
+    bp = blueprint_class("meta", __name__, description="Liveness and the list of games.")
+
+    @bp.route("/health", methods=["GET"])
+    @bp.response(200, Health)
+    def health() -> Response:
+        """Liveness: 200 and the service version."""
+        return json_response({"status": "ok", "version": VERSION})
+
+    @bp.route("/v1/games", methods=["GET"])
+    @bp.response(200, GameList)
+    def list_games() -> Response:
+        """Every supported game: id, names, player counts, variants and option defaults."""
+        return json_response({"games": [_summary(g.info) for g in games.values()]})
+
+    return bp
+
+
+def _load_state(game: Game, body: Wire) -> Any:
+    try:
+        return game.load_state(body["state"])
+    except InvalidState as error:
+        raise error.within("/state") from None
+
+
+def game_blueprint(blueprint_class: Any, game: Game, parser: CompiledParser) -> Any:
+    """The six paths of one game, with that game's schemas."""
+    info, env = game.info, envelopes(game.schemas)
+    bp = blueprint_class(info.id, __name__, url_prefix=f"/v1/games/{info.id}",
+                         description=f"{info.name_en} ({info.name_ru}).")
+    bp.ARGUMENTS_PARSER = parser
+    errors = _documented_errors(bp, 400, 413, 415)
+
+    def seat_in_range(seat: int | None, body: Wire) -> None:
+        if seat is not None and seat >= body["state"]["seats"]:
+            raise InvalidState("/seat", f"the game has seats 0..{body['state']['seats'] - 1}")
+
+    @bp.route("", methods=["GET"])
+    @bp.response(200, GameDetail)
+    def detail() -> Response:
+        """The game in detail: deck, card values, options, move types and reason codes."""
+        return json_response(_detail(info))
+
+    @bp.route("/deal", methods=["POST"])
+    @bp.arguments(env.deal_in)
+    @bp.response(200, env.deal_out)
+    @errors
+    def deal(body: Wire) -> Response:
+        """Deal a hand, reproducibly from the seed (shuffle v1, see the README)."""
+        seed = body.get("seed") or secrets.token_hex(16)
+        players, dealer = body["players"], body.get("dealer")
+        if dealer is not None and dealer >= players:
+            raise InvalidState("/dealer", f"the dealer must be a seat 0..{players - 1}")
+        setup = DealSetup(players, dealer, body.get("options", {}), body.get("match"))
+        state = game.deal(setup, SeedStream(seed))
+        return json_response({"seed": seed, "shuffle": SeedStream.VERSION,
+                              "state": game.dump_state(state)})
+
+    @bp.route("/validate", methods=["POST"])
+    @bp.arguments(env.validate_in)
+    @bp.response(200, env.validate_out)
+    @errors
+    def validate(body: Wire) -> Response:
+        """Is the move legal? If so, the next state and the events it caused."""
+        state = _load_state(game, body)
+        move = game.load_move(body["move"])
+        try:
+            game.check(state, move)
+        except IllegalMove as refusal:
+            reason = {"code": refusal.reason, "message": refusal.message, "rule": refusal.rule}
+            return json_response({"legal": False, "reason": reason})
+        state, events = game.apply(state, move)
+        return json_response({"legal": True, "state": game.dump_state(state),
+                              "events": [e.to_wire() for e in events]})
+
+    @bp.route("/legal-moves", methods=["POST"])
+    @bp.arguments(env.legal_moves_in)
+    @bp.response(200, env.legal_moves_out)
+    @errors
+    def legal_moves(body: Wire) -> Response:
+        """Every legal move of the seat to move (or of ``seat``, out-of-turn moves included)."""
+        state = _load_state(game, body)
+        seat = body.get("seat")
+        seat_in_range(seat, body)
+        to_move = game.to_move(state)
+        asking = to_move if seat is None else seat
+        moves = [] if asking is None else [
+            game.dump_move(m) for m in game.candidate_moves(state, asking) if _legal(game, state, m)
+        ]
+        return json_response({"to_move": to_move, "moves": moves})
+
+    @bp.route("/view", methods=["POST"])
+    @bp.arguments(env.view_in)
+    @bp.response(200, env.view_out)
+    @errors
+    def view(body: Wire) -> Response:
+        """What one seat may see; ``seat: null`` is a spectator."""
+        state = _load_state(game, body)
+        seat = body.get("seat")
+        seat_in_range(seat, body)
+        return json_response({"view": game.view(state, seat)})
+
+    @bp.route("/score", methods=["POST"])
+    @bp.arguments(env.score_in)
+    @bp.response(200, env.score_out)
+    @errors
+    def score(body: Wire) -> Response:
+        """Score a finished hand and carry the match forward (422 if the hand is not over)."""
+        state = _load_state(game, body)
+        return json_response(game.score(state, body.get("match")))
+
+    return bp
+
+
+def _legal(game: Game, state: Any, move: Any) -> bool:
+    try:
+        game.check(state, move)
+    except IllegalMove:
+        return False
+    return True

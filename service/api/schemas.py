@@ -1,0 +1,196 @@
+"""Envelopes shared by every game (shared/API.md), and the per-game request/response schemas
+built from a game's own state, move, options, match, view and score schemas."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+from service.api.fields import CardList, MoveUnion, StrictBoolean, StrictInteger
+
+MAX_SEATS = 6
+
+
+class Strict(ma.Schema):
+    """Base of every schema: unknown fields are refused (``additionalProperties: false``)."""
+
+    class Meta:
+        unknown = ma.RAISE
+
+
+def seat(*, maximum: int = MAX_SEATS - 1, **kwargs: Any) -> StrictInteger:
+    return StrictInteger(validate=validate.Range(0, maximum), **kwargs)
+
+
+def per_seat(field: fields.Field, *, seats: int, **kwargs: Any) -> fields.List:
+    return fields.List(field, validate=validate.Length(seats, seats), **kwargs)
+
+
+def one_of(values: Sequence[Any], **kwargs: Any) -> fields.Field:
+    if all(isinstance(v, str) for v in values):
+        return fields.String(validate=validate.OneOf(values), **kwargs)
+    return StrictInteger(validate=validate.OneOf(values), **kwargs)
+
+
+# --- game-independent answers ---------------------------------------------------------------
+
+
+class ProblemFieldError(Strict):
+    pointer = fields.String(required=True, metadata={"description": "JSON pointer into the body"})
+    message = fields.String(required=True)
+
+
+class Problem(Strict):
+    """RFC 9457 problem details; every error answer has this body."""
+
+    type = fields.String(required=True)
+    title = fields.String(required=True)
+    status = StrictInteger(required=True)
+    detail = fields.String(required=True)
+    errors = fields.List(fields.Nested(ProblemFieldError))
+    request_id = fields.String()
+
+
+class Health(Strict):
+    status = fields.String(required=True, validate=validate.OneOf(["ok"]))
+    version = fields.String(required=True)
+
+
+class GameSummary(Strict):
+    id = fields.String(required=True)
+    name = fields.String(required=True, metadata={"description": "English name"})
+    name_ru = fields.String(required=True, metadata={"description": "Russian name"})
+    players = fields.List(StrictInteger(), required=True)
+    default_players = StrictInteger(required=True)
+    variants = fields.List(fields.String(), required=True)
+    options = fields.Dict(keys=fields.String(), required=True, metadata={"description": "defaults"})
+
+
+class GameList(Strict):
+    games = fields.List(fields.Nested(GameSummary), required=True)
+
+
+class GameDetail(GameSummary):
+    deck = fields.String(required=True)
+    card_values = fields.Dict(keys=fields.String(), values=StrictInteger(), required=True)
+    move_types = fields.List(fields.String(), required=True)
+    reasons = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
+    event_types = fields.List(fields.String(), required=True)
+
+
+# --- per-game envelopes ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameSchemas:
+    """A game's own schemas; ``envelopes`` wraps them in the shared request/response shapes."""
+
+    prefix: str
+    card_codes: tuple[str, ...]
+    player_counts: tuple[int, ...]
+    state: type[ma.Schema]
+    moves: Mapping[str, type[ma.Schema]]
+    options: type[ma.Schema]
+    match: type[ma.Schema]
+    view: type[ma.Schema]
+    hand_score: type[ma.Schema]
+    reasons: tuple[str, ...]
+    event_types: tuple[str, ...]
+
+    def cards(self, **kwargs: Any) -> CardList:
+        return CardList(card_schema=f"{self.prefix}Card", codes=self.card_codes, **kwargs)
+
+
+@dataclass(frozen=True)
+class Envelopes:
+    deal_in: type[ma.Schema]
+    deal_out: type[ma.Schema]
+    validate_in: type[ma.Schema]
+    validate_out: type[ma.Schema]
+    legal_moves_in: type[ma.Schema]
+    legal_moves_out: type[ma.Schema]
+    view_in: type[ma.Schema]
+    view_out: type[ma.Schema]
+    score_in: type[ma.Schema]
+    score_out: type[ma.Schema]
+
+
+def _schema(name: str, doc: str, members: dict[str, Any]) -> type[ma.Schema]:
+    schema = Strict.from_dict(members, name=name)
+    schema.__doc__ = doc
+    return schema
+
+
+def envelopes(game: GameSchemas) -> Envelopes:
+    p = game.prefix
+    state = fields.Nested(game.state, required=True)
+    move = MoveUnion(game.moves, required=True)
+    event = _schema(f"{p}Event", "Something a move caused.", {
+        "type": fields.String(required=True, validate=validate.OneOf(game.event_types)),
+        "seat": seat(allow_none=True, required=True),
+        "cards": game.cards(),
+        "points": StrictInteger(),
+        "suit": fields.String(validate=validate.OneOf("CDHS")),
+    })
+    reason = _schema(f"{p}Reason", "Why a move is illegal.", {
+        "code": fields.String(required=True, validate=validate.OneOf(game.reasons)),
+        "message": fields.String(required=True),
+        "rule": fields.String(required=True, metadata={"description": "the rule it enforces"}),
+    })
+    match = fields.Nested(game.match, allow_none=True, load_default=None)
+    return Envelopes(
+        deal_in=_schema(f"{p}DealIn", "Deal a new hand.", {
+            "players": one_of(game.player_counts, load_default=game.player_counts[0]),
+            "dealer": seat(allow_none=True, load_default=None, metadata={
+                "description": "Dealing seat; default: the match's next dealer, else seat 0."}),
+            "options": fields.Nested(game.options, load_default=dict),
+            "seed": fields.String(validate=validate.Length(1, 128), allow_none=True,
+                                  load_default=None, metadata={
+                "description": "Any string; the same seed and options deal the same cards. "
+                "Omitted: the server draws one and returns it."}),
+            "match": match,
+        }),
+        deal_out=_schema(f"{p}DealOut", "The new hand.", {
+            "seed": fields.String(required=True),
+            "shuffle": fields.String(required=True, validate=validate.OneOf(["v1"])),
+            "state": state,
+        }),
+        validate_in=_schema(f"{p}ValidateIn", "A state and a proposed move.", {
+            "state": state, "move": move,
+        }),
+        validate_out=_schema(f"{p}ValidateOut", "legal: the next state and events; "
+                             "illegal: the reason.", {
+            "legal": StrictBoolean(required=True),
+            "state": fields.Nested(game.state),
+            "events": fields.List(fields.Nested(event)),
+            "reason": fields.Nested(reason),
+        }),
+        legal_moves_in=_schema(f"{p}LegalMovesIn", "A state, and optionally the seat asking.", {
+            "state": state,
+            "seat": seat(allow_none=True, load_default=None, metadata={
+                "description": "List what this seat may do now (out-of-turn moves included); "
+                "default: the seat to move."}),
+        }),
+        legal_moves_out=_schema(f"{p}LegalMovesOut", "Every legal move, as validate takes it.", {
+            "to_move": seat(allow_none=True, required=True),
+            "moves": fields.List(move, required=True),
+        }),
+        view_in=_schema(f"{p}ViewIn", "A state and the seat looking (null: a spectator).", {
+            "state": state,
+            "seat": seat(allow_none=True, load_default=None),
+        }),
+        view_out=_schema(f"{p}ViewOut", "What the seat may see.", {
+            "view": fields.Nested(game.view, required=True),
+        }),
+        score_in=_schema(f"{p}ScoreIn", "A finished hand and the match so far.", {
+            "state": state, "match": match,
+        }),
+        score_out=_schema(f"{p}ScoreOut", "The hand's breakdown and the updated match.", {
+            "hand": fields.Nested(game.hand_score, required=True),
+            "match": fields.Nested(game.match, required=True),
+        }),
+    )

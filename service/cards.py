@@ -1,0 +1,111 @@
+"""Card primitives: the Card value, its notation, deck builders and the versioned seeded shuffle.
+
+Notation (shared/API.md): rank then suit, ranks ``2..10 J Q K A``, suits ``C D H S``; a joker or
+other wild card is ``JK``. Every code maps to exactly one ``Card`` instance, so cards compare and
+hash by identity, which keeps the hot path cheap; multi-deck piles simply repeat that instance.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+SUITS: tuple[str, ...] = ("C", "D", "H", "S")
+RANKS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+JOKER_CODE = "JK"
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Card:
+    """One card face. Instances are unique per code: compare with ``is`` or ``==`` alike."""
+
+    rank: str
+    suit: str | None
+    code: str
+
+    def __repr__(self) -> str:
+        return self.code
+
+
+def _build_cards() -> dict[str, Card]:
+    cards = {rank + suit: Card(rank, suit, rank + suit) for suit in SUITS for rank in RANKS}
+    cards[JOKER_CODE] = Card(JOKER_CODE, None, JOKER_CODE)
+    return cards
+
+
+CARDS: dict[str, Card] = _build_cards()
+JOKER = CARDS[JOKER_CODE]
+
+
+def card(code: str) -> Card:
+    """Parse one card code; raises ``KeyError`` for an unknown code."""
+    return CARDS[code]
+
+
+def cards(codes: Iterable[str]) -> tuple[Card, ...]:
+    """Parse a list of card codes (``"AS 10H"`` or ``["AS", "10H"]``)."""
+    if isinstance(codes, str):
+        codes = codes.split()
+    return tuple(CARDS[code] for code in codes)
+
+
+def codes(pile: Iterable[Card]) -> list[str]:
+    """Format cards as their codes, keeping order."""
+    return [c.code for c in pile]
+
+
+def deck(ranks: Sequence[str], *, suits: Sequence[str] = SUITS, copies: int = 1) -> tuple[Card, ...]:
+    """A canonical unshuffled deck: for each copy, for each suit, the ranks in the given order."""
+    return tuple(CARDS[rank + suit] for _ in range(copies) for suit in suits for rank in ranks)
+
+
+def multiset(pile: Iterable[Card]) -> Counter[Card]:
+    return Counter(pile)
+
+
+class SeedStream:
+    """Shuffle ``v1``: uniform integers from a SHA-256 counter stream of the seed.
+
+    Block ``i`` (i = 0, 1, ...) is ``SHA-256(seed_utf8 + i as 8 bytes big-endian)``; the blocks are
+    read as consecutive 8-byte big-endian unsigned integers ``x``. ``below(n)`` rejects ``x >=
+    2**64 - 2**64 % n`` and answers ``x % n``, so every value is exactly uniform. The stream is
+    never reset within one deal, so a redeal after a misdeal continues it.
+    """
+
+    VERSION = "v1"
+    _SPAN = 1 << 64
+
+    def __init__(self, seed: str) -> None:
+        self._seed = seed.encode("utf-8")
+        self._counter = 0
+        self._buffer = b""
+
+    def _next_u64(self) -> int:
+        if not self._buffer:
+            block = self._seed + self._counter.to_bytes(8, "big")
+            self._buffer = hashlib.sha256(block).digest()
+            self._counter += 1
+        value = int.from_bytes(self._buffer[:8], "big")
+        self._buffer = self._buffer[8:]
+        return value
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``0 .. n-1``."""
+        if n < 1:
+            raise ValueError("n must be positive")
+        limit = self._SPAN - self._SPAN % n
+        while True:
+            value = self._next_u64()
+            if value < limit:
+                return value % n
+
+
+def shuffle(pile: Sequence[Card], stream: SeedStream) -> tuple[Card, ...]:
+    """Fisher-Yates from the last position down: swap ``i`` with ``below(i + 1)``. Top card first."""
+    result = list(pile)
+    for i in range(len(result) - 1, 0, -1):
+        j = stream.below(i + 1)
+        result[i], result[j] = result[j], result[i]
+    return tuple(result)

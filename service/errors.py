@@ -1,0 +1,74 @@
+"""Every error the service can raise, in one place, each with its HTTP status.
+
+``ServiceError`` subclasses become RFC 9457 problem documents (see ``service.api.problems``).
+``IllegalMove`` is not an HTTP error: an illegal move is an answer (200, ``legal: false``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class FieldError:
+    """One problem with the request body, located by a JSON pointer into it."""
+
+    pointer: str
+    message: str
+
+
+class ServiceError(Exception):
+    status: int = 500
+    title: str = "Internal Server Error"
+    slug: str = "internal"
+
+    def __init__(self, detail: str, errors: tuple[FieldError, ...] = ()) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.errors = errors
+
+    def within(self, prefix: str) -> ServiceError:
+        """Move every pointer under ``prefix`` (e.g. ``/state``), for re-raising."""
+        self.errors = tuple(FieldError(prefix + e.pointer, e.message) for e in self.errors)
+        return self
+
+
+class MalformedJson(ServiceError):
+    status, title, slug = 400, "Malformed JSON", "malformed-json"
+
+
+class UnsupportedMediaType(ServiceError):
+    status, title, slug = 415, "Unsupported Media Type", "unsupported-media-type"
+
+
+class SchemaViolation(ServiceError):
+    status, title, slug = 422, "Request does not match the schema", "schema-violation"
+
+
+class InvalidState(ServiceError):
+    """The state is well-formed JSON but cannot arise under the game's rules."""
+
+    status, title, slug = 422, "Inconsistent game state", "invalid-state"
+
+    def __init__(self, pointer: str, message: str) -> None:
+        super().__init__(message, (FieldError(pointer, message),))
+
+
+class InvalidMatch(InvalidState):
+    """The match standing sent with a request is impossible or already over."""
+
+    slug = "invalid-match"
+
+
+class HandNotFinished(InvalidState):
+    slug = "hand-not-finished"
+
+
+class IllegalMove(Exception):
+    """A move the rules refuse. ``reason`` is a stable code from the game's rules file."""
+
+    def __init__(self, reason: str, message: str, rule: str = "") -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.message = message
+        self.rule = rule

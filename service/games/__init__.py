@@ -1,0 +1,10 @@
+"""GAMES: the one registry. Adding a game is one package under ``service/games`` and one line here."""
+
+from __future__ import annotations
+
+from service.games.base import Game
+from service.games.sixty_six import SixtySix
+
+GAMES: dict[str, Game] = {
+    "sixty-six": SixtySix(),
+}

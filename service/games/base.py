@@ -1,0 +1,128 @@
+"""The one small interface every game implements, and the value types the games share.
+
+A game is a stateless object: every method takes a state (an immutable value of the game's own
+type) and answers without side effects. The HTTP layer only ever talks to this interface.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from service.cards import Card, SeedStream
+from service.errors import InvalidState
+
+Wire = dict[str, Any]
+"""A JSON object as it travels (already checked against the game's JSON schema)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something a move caused: a trick won, a marriage scored, the stock closed, the hand over."""
+
+    type: str
+    seat: int | None = None
+    cards: tuple[Card, ...] = ()
+    points: int | None = None
+    suit: str | None = None
+
+    def to_wire(self) -> Wire:
+        wire: Wire = {"type": self.type, "seat": self.seat}
+        if self.cards:
+            wire["cards"] = [c.code for c in self.cards]
+        if self.points is not None:
+            wire["points"] = self.points
+        if self.suit is not None:
+            wire["suit"] = self.suit
+        return wire
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """What ``GET /v1/games`` tells about a game."""
+
+    id: str
+    name_en: str
+    name_ru: str
+    player_counts: tuple[int, ...]
+    default_players: int
+    deck: str
+    card_values: Mapping[str, int]
+    move_types: tuple[str, ...]
+    reasons: Mapping[str, str]
+    """Reason code -> the rule of shared/rules/<game>.md that it enforces."""
+    event_types: tuple[str, ...]
+    options: Mapping[str, Any]
+    """Every option with its default value."""
+    variants: tuple[str, ...] = field(default=())
+
+
+@dataclass(frozen=True, slots=True)
+class DealSetup:
+    """What a deal request asks for, after the HTTP layer checked it against the schema."""
+
+    players: int
+    dealer: int | None
+    """None: the match's next dealer, or seat 0."""
+    options: Wire
+    match: Wire | None
+
+
+class Game(Protocol):
+    """The interface of a registered game. ``State`` and ``Move`` are the game's own types."""
+
+    info: GameInfo
+    schemas: Any
+    """The game's marshmallow schemas (``service.api.schemas.GameSchemas``)."""
+
+    def deal(self, setup: DealSetup, stream: SeedStream) -> Any: ...
+
+    def load_state(self, wire: Wire) -> Any:
+        """Wire state -> game state; raises ``InvalidState`` with pointers relative to the state."""
+
+    def dump_state(self, state: Any) -> Wire: ...
+
+    def load_move(self, wire: Wire) -> Any: ...
+
+    def dump_move(self, move: Any) -> Wire: ...
+
+    def to_move(self, state: Any) -> int | None: ...
+
+    def check(self, state: Any, move: Any) -> None:
+        """Raises ``IllegalMove`` for a move the rules refuse; the one place legality is decided."""
+
+    def apply(self, state: Any, move: Any) -> tuple[Any, list[Event]]:
+        """The next state and the events; only called with a move that ``check`` accepted."""
+
+    def candidate_moves(self, state: Any, seat: int) -> Iterable[Any]:
+        """A finite superset of what ``seat`` could try now; legal moves are those ``check`` keeps."""
+
+    def view(self, state: Any, seat: int | None) -> Wire: ...
+
+    def score(self, state: Any, match: Wire | None) -> Wire:
+        """``{"hand": ..., "match": ...}``; raises ``HandNotFinished`` or ``InvalidMatch``."""
+
+
+def check_deck(full_deck: Sequence[Card], zones: Iterable[tuple[str, Sequence[Card]]]) -> None:
+    """Every card of the deck lies in exactly one place, as often as the deck holds it.
+
+    ``zones`` pairs a JSON pointer (relative to the state) with the cards found there. The first
+    card seen more often than the deck holds it is reported at its own position.
+    """
+    allowed = Counter(full_deck)
+    seen: Counter[Card] = Counter()
+    for pointer, pile in zones:
+        for index, card in enumerate(pile):
+            seen[card] += 1
+            if seen[card] > allowed[card]:
+                times = "once" if allowed[card] == 1 else f"{allowed[card]} times"
+                raise InvalidState(
+                    f"{pointer}/{index}",
+                    f"{card.code} appears more often than the deck holds it ({times})",
+                )
+    missing = allowed - seen
+    if missing:
+        listed = " ".join(sorted(c.code for c in missing.elements()))
+        raise InvalidState("", f"cards missing from the state: {listed}")

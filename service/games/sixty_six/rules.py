@@ -1,0 +1,534 @@
+"""Sixty-six: the rules of shared/rules/sixty-six.md, as pure functions on immutable states.
+
+Section numbers in comments (§4.2 ...) are those of the rules file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import TypeVar, cast
+
+from service.cards import Card, SeedStream, deck, shuffle
+from service.errors import IllegalMove
+from service.games.base import Event
+from service.games.tricks import ace_ten_order, beats, card_points, draw_round, without
+
+# --- tables (§2) -------------------------------------------------------------------------------
+
+RANKS = ("A", "10", "K", "Q", "J", "9")
+DECK: tuple[Card, ...] = deck(RANKS)
+RANK_ORDER = ace_ten_order(RANKS)
+CARD_VALUES = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2, "9": 0}
+HAND_SIZE = 6
+TRICKS_PER_HAND = 12
+TARGET = 66
+SCHNEIDER = 33  # fewer than this many points doubles the loss (§7.1)
+LAST_TRICK_BONUS = 10
+
+
+class Reason(StrEnum):
+    """Reason codes of illegal moves; ``RULES`` names the rule each one enforces."""
+
+    HAND_FINISHED = "hand_finished"
+    NOT_YOUR_TURN = "not_your_turn"
+    CARD_NOT_IN_HAND = "card_not_in_hand"
+    MARRIAGE_NOT_ON_LEAD = "marriage_not_on_lead"
+    MARRIAGE_WRONG_RANK = "marriage_wrong_rank"
+    MARRIAGE_PARTNER_MISSING = "marriage_partner_missing"
+    MARRIAGE_NOT_ALLOWED_NOW = "marriage_not_allowed_now"
+    MUST_FOLLOW_SUIT = "must_follow_suit"
+    MUST_WIN_TRICK = "must_win_trick"
+    MUST_TRUMP = "must_trump"
+    NOT_ON_LEAD = "not_on_lead"
+    STOCK_CLOSED = "stock_closed"
+    STOCK_EXHAUSTED = "stock_exhausted"
+    STOCK_TOO_SMALL = "stock_too_small"
+    OPTION_DISABLED = "option_disabled"
+    NO_TRICK_WON = "no_trick_won"
+    NO_TRUMP_NINE = "no_trump_nine"
+
+
+RULES: dict[str, str] = {
+    Reason.HAND_FINISHED: "§4.2.1 no move once the hand is finished",
+    Reason.NOT_YOUR_TURN: "§4.2.2 only the seat to move may play",
+    Reason.CARD_NOT_IN_HAND: "§4.2.3 the card must be in the player's hand",
+    Reason.MARRIAGE_NOT_ON_LEAD: "§4.2.4 a marriage is declared by leading",
+    Reason.MARRIAGE_WRONG_RANK: "§4.2.4 a marriage is led with its king or queen",
+    Reason.MARRIAGE_PARTNER_MISSING: "§4.2.4 the player must hold both king and queen",
+    Reason.MARRIAGE_NOT_ALLOWED_NOW: "§4.2.4 option marriages_after_stock is off",
+    Reason.MUST_FOLLOW_SUIT: "§4.2.5 once the stock is gone or closed, follow suit",
+    Reason.MUST_WIN_TRICK: "§4.2.5 option must_head_trick: win the trick when able",
+    Reason.MUST_TRUMP: "§4.2.5 void in the led suit, trump if able",
+    Reason.NOT_ON_LEAD: "§4.3-4.5 only the seat on lead may do this",
+    Reason.STOCK_CLOSED: "§4.3-4.4 the stock is already closed",
+    Reason.STOCK_EXHAUSTED: "§4.3 the stock is empty",
+    Reason.STOCK_TOO_SMALL: "§4.3-4.4 the stock holds too few cards",
+    Reason.OPTION_DISABLED: "§8 the move needs an option that is off",
+    Reason.NO_TRICK_WON: "§4.4 the exchange needs a trick won",
+    Reason.NO_TRUMP_NINE: "§4.4 the exchange needs the nine of trumps",
+}
+
+
+class ResultReason(StrEnum):
+    NO_66_DRAW = "no_66_draw"
+    REACHED_66 = "reached_66"
+    CLOSER_SUCCEEDED = "closer_succeeded"
+    CLOSER_FAILED = "closer_failed"
+    CLAIM_CORRECT = "claim_correct"
+    CLAIM_WRONG = "claim_wrong"
+
+
+# --- types (§4.1, §8) --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    allow_trump_nine_exchange: bool = False
+    last_trick_bonus: bool = False
+    must_head_trick: bool = False
+    allow_claim: bool = False
+    marriage_requires_trick: bool = True
+    marriages_after_stock: bool = True
+    min_stock_to_close: int = 3
+    party_target: int = 8
+
+
+@dataclass(frozen=True, slots=True)
+class Marriage:
+    suit: str
+    points: int
+    credited: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ClosedSnapshot:
+    """The closer's opponent at the moment of closing (§4.3), for the failed-close penalty."""
+
+    opponent_points: int
+    opponent_tricks: int
+
+
+Trick = tuple[Card, Card]
+Pair = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    options: Options
+    dealer: int
+    trump_card: Card
+    stock: tuple[Card, ...]
+    hands: tuple[tuple[Card, ...], tuple[Card, ...]]
+    leader: int
+    to_move: int | None
+    trick: tuple[tuple[int, Card], ...]
+    tricks_won: tuple[tuple[Trick, ...], tuple[Trick, ...]]
+    marriages: tuple[tuple[Marriage, ...], tuple[Marriage, ...]]
+    bonus_points: Pair = (0, 0)
+    stock_closed_by: int | None = None
+    closed_snapshot: ClosedSnapshot | None = None
+    first_to_66: int | None = None
+    claimed_by: int | None = None
+
+    @property
+    def trump_suit(self) -> str:
+        return cast(str, self.trump_card.suit)  # the Sixty-six deck has no jokers
+
+    @property
+    def finished(self) -> bool:
+        return self.to_move is None
+
+    @property
+    def strict(self) -> bool:
+        """§4.1 phase: strict once the stock is exhausted or closed."""
+        return not self.stock or self.stock_closed_by is not None
+
+    @property
+    def tricks_played(self) -> int:
+        return len(self.tricks_won[0]) + len(self.tricks_won[1])
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    seat: int
+    card: Card
+    marriage: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Close:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class ExchangeTrump:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    seat: int
+    marriage_suit: str | None = None
+
+
+Move = Play | Close | ExchangeTrump | Claim
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """§7.4 result object."""
+
+    winner: int | None
+    game_points: Pair
+    reason: ResultReason
+    points: Pair
+    tricks: Pair
+
+    @property
+    def draw(self) -> bool:
+        return self.winner is None
+
+
+# --- derived values ----------------------------------------------------------------------------
+
+
+def trick_card_points(state: State, seat: int) -> int:
+    return sum(card_points(trick, CARD_VALUES) for trick in state.tricks_won[seat])
+
+
+def points(state: State, seat: int) -> int:
+    """§4.1 points(s): card points + credited marriages + the optional last-trick bonus."""
+    marriages = sum(m.points for m in state.marriages[seat] if m.credited)
+    return trick_card_points(state, seat) + marriages + state.bonus_points[seat]
+
+
+def _note_66(state: State, seat: int) -> State:
+    """§6 first_to_66: the first seat whose points reach 66 keeps the title."""
+    if state.first_to_66 is None and points(state, seat) >= TARGET:
+        return replace(state, first_to_66=seat)
+    return state
+
+
+T = TypeVar("T")
+
+
+def at_seat(pair: tuple[T, T], seat: int, value: T) -> tuple[T, T]:
+    """The pair with ``seat``'s element replaced."""
+    return (value, pair[1]) if seat == 0 else (pair[0], value)
+
+
+# --- deal (§3) ---------------------------------------------------------------------------------
+
+
+def deal(dealer: int, options: Options, stream: SeedStream) -> State:
+    return deal_from(shuffle(DECK, stream), dealer, options)
+
+
+def deal_from(cards: tuple[Card, ...], dealer: int, options: Options) -> State:
+    """§3: two packets of three, non-dealer first; card 13 is the trump card, drawn last."""
+    non_dealer = 1 - dealer
+    hands: list[tuple[Card, ...]] = [(), ()]
+    hands[non_dealer] = cards[0:3] + cards[6:9]
+    hands[dealer] = cards[3:6] + cards[9:12]
+    return State(
+        options=options,
+        dealer=dealer,
+        trump_card=cards[12],
+        stock=(*cards[13:], cards[12]),
+        hands=(hands[0], hands[1]),
+        leader=non_dealer,
+        to_move=non_dealer,
+        trick=(),
+        tricks_won=((), ()),
+        marriages=((), ()),
+    )
+
+
+# --- legality (§4) -----------------------------------------------------------------------------
+
+
+def check(state: State, move: Move) -> None:
+    """Raise ``IllegalMove`` with the first failing rule, in the rules file's order."""
+    if state.finished:
+        _refuse(Reason.HAND_FINISHED, "the hand is finished")
+    if isinstance(move, Play):
+        _check_play(state, move)
+    elif isinstance(move, Close):
+        _check_close(state, move)
+    elif isinstance(move, ExchangeTrump):
+        _check_exchange(state, move)
+    else:
+        _check_claim(state, move)
+
+
+def _refuse(reason: Reason, message: str) -> None:
+    raise IllegalMove(reason.value, message, RULES[reason])
+
+
+def _on_lead(state: State, seat: int) -> bool:
+    return not state.trick and state.to_move == seat
+
+
+def _holds_marriage(hand: tuple[Card, ...], suit: str) -> bool:
+    ranks = {c.rank for c in hand if c.suit == suit}
+    return "K" in ranks and "Q" in ranks
+
+
+def _check_play(state: State, move: Play) -> None:
+    seat, card = move.seat, move.card
+    if seat != state.to_move:
+        _refuse(Reason.NOT_YOUR_TURN, f"it is seat {state.to_move}'s turn")
+    hand = state.hands[seat]
+    if card not in hand:
+        _refuse(Reason.CARD_NOT_IN_HAND, f"{card.code} is not in seat {seat}'s hand")
+    if move.marriage:
+        _check_marriage(state, move)
+    if state.trick and state.strict:
+        _check_follow(state, hand, card)
+
+
+def _check_marriage(state: State, move: Play) -> None:
+    if state.trick:
+        _refuse(Reason.MARRIAGE_NOT_ON_LEAD, "a marriage can only be declared when leading")
+    if move.card.rank not in ("K", "Q"):
+        _refuse(Reason.MARRIAGE_WRONG_RANK, "a marriage is led with a king or a queen")
+    if not _holds_marriage(state.hands[move.seat], cast(str, move.card.suit)):
+        _refuse(Reason.MARRIAGE_PARTNER_MISSING, "the player does not hold both king and queen")
+    if state.strict and not state.options.marriages_after_stock:
+        _refuse(Reason.MARRIAGE_NOT_ALLOWED_NOW, "marriages are not allowed after the stock")
+
+
+def _check_follow(state: State, hand: tuple[Card, ...], card: Card) -> None:
+    """§4.2.5: strict phase; follow suit, (optionally) head the trick, else trump if able."""
+    lead = state.trick[0][1]
+    same_suit = [c for c in hand if c.suit == lead.suit]
+    if same_suit:
+        if card.suit != lead.suit:
+            _refuse(Reason.MUST_FOLLOW_SUIT, f"the player must follow {lead.suit}")
+        if state.options.must_head_trick and not _outranks(card, lead):
+            if any(_outranks(c, lead) for c in same_suit):
+                _refuse(Reason.MUST_WIN_TRICK, f"the player must head {lead.code}")
+    elif card.suit != state.trump_suit and any(c.suit == state.trump_suit for c in hand):
+        _refuse(Reason.MUST_TRUMP, "the player has no card of the led suit and must trump")
+
+
+def _outranks(card: Card, other: Card) -> bool:
+    return RANK_ORDER[card.rank] > RANK_ORDER[other.rank]
+
+
+def _check_lead_action(state: State, seat: int) -> None:
+    if not _on_lead(state, seat):
+        _refuse(Reason.NOT_ON_LEAD, f"seat {seat} is not on lead")
+
+
+def _check_close(state: State, move: Close) -> None:
+    _check_lead_action(state, move.seat)
+    if state.stock_closed_by is not None:
+        _refuse(Reason.STOCK_CLOSED, "the stock is already closed")
+    if not state.stock:
+        _refuse(Reason.STOCK_EXHAUSTED, "the stock is exhausted")
+    if len(state.stock) < state.options.min_stock_to_close:
+        _refuse(Reason.STOCK_TOO_SMALL, f"closing needs {state.options.min_stock_to_close} cards")
+
+
+def _check_exchange(state: State, move: ExchangeTrump) -> None:
+    if not state.options.allow_trump_nine_exchange:
+        _refuse(Reason.OPTION_DISABLED, "option allow_trump_nine_exchange is off")
+    _check_lead_action(state, move.seat)
+    if state.stock_closed_by is not None:
+        _refuse(Reason.STOCK_CLOSED, "the stock is closed")
+    if len(state.stock) < 4:
+        _refuse(Reason.STOCK_TOO_SMALL, "the trump card is in the last draw")
+    if not state.tricks_won[move.seat]:
+        _refuse(Reason.NO_TRICK_WON, "the exchange needs at least one trick won")
+    if _trump_nine(state) not in state.hands[move.seat]:
+        _refuse(Reason.NO_TRUMP_NINE, "the player does not hold the nine of trumps")
+
+
+def _trump_nine(state: State) -> Card:
+    return next(c for c in DECK if c.rank == "9" and c.suit == state.trump_suit)
+
+
+def _check_claim(state: State, move: Claim) -> None:
+    if not state.options.allow_claim:
+        _refuse(Reason.OPTION_DISABLED, "option allow_claim is off")
+    _check_lead_action(state, move.seat)
+    suit = move.marriage_suit
+    if suit is not None and not _holds_marriage(state.hands[move.seat], suit):
+        _refuse(Reason.MARRIAGE_PARTNER_MISSING, f"the player does not hold K and Q of {suit}")
+
+
+def candidate_moves(state: State, seat: int) -> list[Move]:
+    """Every move ``seat`` could try now, legal or not; ``check`` sorts them."""
+    moves: list[Move] = []
+    for card in state.hands[seat]:
+        moves.append(Play(seat, card))
+        if card.rank in ("K", "Q"):
+            moves.append(Play(seat, card, marriage=True))
+    moves += [Close(seat), ExchangeTrump(seat), Claim(seat)]
+    moves += [Claim(seat, suit) for suit in "CDHS" if _holds_marriage(state.hands[seat], suit)]
+    return moves
+
+
+# --- effects (§4.2-§5) -------------------------------------------------------------------------
+
+
+def apply(state: State, move: Move) -> tuple[State, list[Event]]:
+    if isinstance(move, Play):
+        return _apply_play(state, move)
+    if isinstance(move, Close):
+        return _apply_close(state, move)
+    if isinstance(move, ExchangeTrump):
+        return _apply_exchange(state, move)
+    return _apply_claim(state, move)
+
+
+def _declare_marriage(state: State, seat: int, suit: str) -> tuple[State, Event]:
+    """§4.2: 40 in trumps, 20 otherwise; pending until the declarer's first trick (D3)."""
+    worth = 40 if suit == state.trump_suit else 20
+    credited = bool(state.tricks_won[seat]) or not state.options.marriage_requires_trick
+    marriages = at_seat(state.marriages, seat, (*state.marriages[seat], Marriage(suit, worth, credited)))
+    state = replace(state, marriages=marriages)
+    if credited:
+        state = _note_66(state, seat)
+    return state, Event("marriage_declared", seat, points=worth, suit=suit)
+
+
+def _apply_play(state: State, move: Play) -> tuple[State, list[Event]]:
+    seat, card = move.seat, move.card
+    events = [Event("card_played", seat, (card,))]
+    if move.marriage:
+        state, event = _declare_marriage(state, seat, cast(str, card.suit))
+        events.append(event)
+    hands = at_seat(state.hands, seat, without(state.hands[seat], card))
+    state = replace(state, hands=hands, trick=(*state.trick, (seat, card)))
+    if len(state.trick) == 1:
+        return replace(state, to_move=1 - seat), events
+    return _resolve_trick(state, events)
+
+
+def _resolve_trick(state: State, events: list[Event]) -> tuple[State, list[Event]]:
+    """§5: the winner takes the trick, pending marriages count, then both draw, winner first."""
+    (leader, lead), (follower, reply) = state.trick
+    winner = follower if beats(reply, lead, trump_suit=state.trump_suit, order=RANK_ORDER) else leader
+    first_trick = not state.tricks_won[winner]
+    tricks_won = at_seat(state.tricks_won, winner, (*state.tricks_won[winner], (lead, reply)))
+    state = replace(state, tricks_won=tricks_won, trick=())
+    events.append(Event("trick_won", winner, (lead, reply), card_points((lead, reply), CARD_VALUES)))
+    if first_trick:
+        state = _credit_marriages(state, winner)
+    if earns_last_trick_bonus(state):
+        state = replace(state, bonus_points=at_seat(state.bonus_points, winner, LAST_TRICK_BONUS))
+    state = _note_66(state, winner)
+    if state.stock and state.stock_closed_by is None:
+        stock, hands, draws = draw_round(state.stock, state.hands, first=winner, hand_size=HAND_SIZE)
+        state = replace(state, stock=stock, hands=hands)
+        events += [Event("card_drawn", s, (c,)) for s, c in draws]
+    state = replace(state, leader=winner, to_move=winner)
+    if not state.hands[0] and not state.hands[1]:
+        state = replace(state, to_move=None)
+        events.append(Event("hand_over", result(state).winner))
+    return state, events
+
+
+def _credit_marriages(state: State, seat: int) -> State:
+    pending = state.marriages[seat]
+    if all(m.credited for m in pending):
+        return state
+    credited = tuple(replace(m, credited=True) for m in pending)
+    return replace(state, marriages=at_seat(state.marriages, seat, credited))
+
+
+def earns_last_trick_bonus(state: State) -> bool:
+    """§5.3: the 12th trick with the option on and a stock never closed."""
+    return (
+        state.options.last_trick_bonus
+        and state.tricks_played == TRICKS_PER_HAND
+        and state.stock_closed_by is None
+    )
+
+
+def _apply_close(state: State, move: Close) -> tuple[State, list[Event]]:
+    opponent = 1 - move.seat
+    snapshot = ClosedSnapshot(points(state, opponent), len(state.tricks_won[opponent]))
+    state = replace(state, stock_closed_by=move.seat, closed_snapshot=snapshot)
+    return state, [Event("stock_closed", move.seat)]
+
+
+def _apply_exchange(state: State, move: ExchangeTrump) -> tuple[State, list[Event]]:
+    """§4.4: the trump nine and the face-up card change places."""
+    nine, face_up = _trump_nine(state), state.trump_card
+    hand = (*without(state.hands[move.seat], nine), face_up)
+    state = replace(
+        state,
+        trump_card=nine,
+        stock=(*state.stock[:-1], nine),
+        hands=at_seat(state.hands, move.seat, hand),
+    )
+    return state, [Event("trump_exchanged", move.seat, (nine, face_up))]
+
+
+def _apply_claim(state: State, move: Claim) -> tuple[State, list[Event]]:
+    """§4.5: an optional marriage is recorded, then the hand ends at once."""
+    events: list[Event] = []
+    if move.marriage_suit is not None:
+        state, event = _declare_marriage(state, move.seat, move.marriage_suit)
+        events.append(event)
+    state = replace(state, claimed_by=move.seat, to_move=None)
+    events += [Event("claimed", move.seat), Event("hand_over", result(state).winner)]
+    return state, events
+
+
+# --- scoring (§7) ------------------------------------------------------------------------------
+
+
+def result(state: State) -> HandResult:
+    """§7.2-7.3 the result of a finished hand."""
+    pts = (points(state, 0), points(state, 1))
+    tricks = (len(state.tricks_won[0]), len(state.tricks_won[1]))
+
+    def won(seat: int, value: int, reason: ResultReason) -> HandResult:
+        return HandResult(seat, at_seat((0, 0), seat, value), reason, pts, tricks)
+
+    def multiplier(loser: int) -> int:
+        if tricks[loser] == 0:
+            return 3
+        return 2 if pts[loser] < SCHNEIDER else 1
+
+    closer, snapshot = state.stock_closed_by, state.closed_snapshot
+    failed_close = 3 if snapshot is not None and snapshot.opponent_tricks == 0 else 2
+    if state.claimed_by is not None:
+        claimer = state.claimed_by
+        if pts[claimer] >= TARGET:
+            return won(claimer, multiplier(1 - claimer), ResultReason.CLAIM_CORRECT)
+        value = 3 if tricks[1 - claimer] == 0 else 2
+        if closer == claimer:
+            value = max(value, failed_close)
+        return won(1 - claimer, value, ResultReason.CLAIM_WRONG)
+    if closer is not None:
+        if pts[closer] >= TARGET and state.first_to_66 == closer:
+            return won(closer, multiplier(1 - closer), ResultReason.CLOSER_SUCCEEDED)
+        return won(1 - closer, failed_close, ResultReason.CLOSER_FAILED)
+    if state.first_to_66 is None:
+        return HandResult(None, (0, 0), ResultReason.NO_66_DRAW, pts, tricks)
+    winner = state.first_to_66
+    return won(winner, multiplier(1 - winner), ResultReason.REACHED_66)
+
+
+@dataclass(frozen=True, slots=True)
+class Party:
+    """§7.5: the party (match) standing between hands."""
+
+    party_score: Pair
+    over: bool
+    winner: int | None
+    next_dealer: int
+
+
+def party_after(party: Party, hand: HandResult, *, dealer: int, target: int) -> Party:
+    """Add the hand's game points; the hand's winner deals next, the same dealer after a draw."""
+    score = (party.party_score[0] + hand.game_points[0], party.party_score[1] + hand.game_points[1])
+    winner = next((s for s in (0, 1) if score[s] >= target), None)
+    next_dealer = dealer if hand.winner is None else hand.winner
+    return Party(score, winner is not None, winner, next_dealer)

@@ -1,0 +1,211 @@
+"""Sixty-six on the wire: the state, move, options, match, view and score schemas (§4.1, §7.4,
+§7.5, §8 of shared/rules/sixty-six.md), in the field names of the rules file."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import fields, validate
+
+from service.api.fields import Card, CardList, StrictBoolean, StrictInteger
+from service.api.schemas import GameSchemas, Strict, one_of, per_seat, seat
+from service.cards import codes
+from service.games.sixty_six import rules
+
+PREFIX = "SixtySix"
+CODES = tuple(codes(rules.DECK))
+SUITS = ("C", "D", "H", "S")
+
+
+def _seat(**kwargs: Any) -> StrictInteger:
+    return seat(maximum=1, **kwargs)
+
+
+def _card(**kwargs: Any) -> Card:
+    return Card(card_schema=f"{PREFIX}Card", codes=CODES, **kwargs)
+
+
+def _pair(field: fields.Field, **kwargs: Any) -> fields.List:
+    return per_seat(field, seats=2, **kwargs)
+
+
+def _cards(**kwargs: Any) -> CardList:
+    return CardList(card_schema=f"{PREFIX}Card", codes=CODES, **kwargs)
+
+
+def _points(**kwargs: Any) -> StrictInteger:
+    return StrictInteger(validate=validate.Range(0, 300), **kwargs)
+
+
+class SixtySixOptions(Strict):
+    """§8; every option may be omitted and takes its default."""
+
+    allow_trump_nine_exchange = StrictBoolean(load_default=False, metadata={
+        "description": "Exchange the trump nine for the face-up trump card (§4.4)."})
+    last_trick_bonus = StrictBoolean(load_default=False, metadata={
+        "description": "+10 for the 12th trick if the stock was never closed."})
+    must_head_trick = StrictBoolean(load_default=False, metadata={
+        "description": "In the strict phase, win the trick with the led suit when able."})
+    allow_claim = StrictBoolean(load_default=False, metadata={
+        "description": "Stop play and claim 66 (§4.5, §7.3)."})
+    marriage_requires_trick = StrictBoolean(load_default=True, metadata={
+        "description": "Marriage points count only once the player has won a trick."})
+    marriages_after_stock = StrictBoolean(load_default=True, metadata={
+        "description": "Marriages may be declared after the stock is exhausted or closed."})
+    min_stock_to_close = StrictInteger(load_default=3, validate=validate.Range(1, 12), metadata={
+        "description": "Minimum stock size, face-up card included, for closing."})
+    party_target = StrictInteger(load_default=8, validate=validate.Range(1, 1000), metadata={
+        "description": "Game points that win a party."})
+
+
+class SixtySixMarriage(Strict):
+    suit = one_of(SUITS, required=True)
+    points = one_of((20, 40), required=True)
+    credited = StrictBoolean(required=True, metadata={
+        "description": "false while pending the declarer's first trick (§4.2, D3)."})
+
+
+class SixtySixClosedSnapshot(Strict):
+    """The closer's opponent at the moment of closing (§4.3)."""
+
+    opponent_points = _points(required=True)
+    opponent_tricks = StrictInteger(required=True, validate=validate.Range(0, 12))
+
+
+class SixtySixTrickCard(Strict):
+    seat = _seat(required=True)
+    card = _card(required=True)
+
+
+class SixtySixResult(Strict):
+    """§7.4: the hand's result."""
+
+    winner = _seat(required=True, allow_none=True)
+    game_points = _pair(StrictInteger(validate=validate.Range(0, 3)), required=True)
+    draw = StrictBoolean(required=True)
+    reason = one_of([r.value for r in rules.ResultReason], required=True)
+    points = _pair(_points(), required=True)
+    tricks = _pair(StrictInteger(validate=validate.Range(0, 12)), required=True)
+
+
+class _Table(Strict):
+    """Fields the state and a seat's view share."""
+
+    game = one_of(["sixty-six"], required=True)
+    seats = one_of([2], required=True)
+    dealer = _seat(required=True)
+    to_move = _seat(required=True, allow_none=True, metadata={
+        "description": "The seat whose move it is; null once the hand is over."})
+    status = one_of(["in_progress", "finished"], metadata={
+        "description": "Derived; checked when sent."})
+    options = fields.Nested(SixtySixOptions, load_default=dict)
+    trump_suit = one_of(SUITS, metadata={"description": "Derived from trump_card; checked when sent."})
+    stock_closed_by = _seat(required=True, allow_none=True)
+    closed_snapshot = fields.Nested(SixtySixClosedSnapshot, allow_none=True, load_default=None,
+                                    metadata={"description": "Required once the stock is closed."})
+    leader = _seat(required=True)
+    trick = fields.List(fields.Nested(SixtySixTrickCard), required=True,
+                        validate=validate.Length(0, 1), metadata={
+        "description": "The lead waiting for its reply, or empty."})
+    tricks_won = _pair(fields.List(_cards(min_items=2, max_items=2), validate=validate.Length(0, 12)),
+                       required=True, metadata={"description": "Per seat, its tricks: lead first."})
+    card_points = _pair(_points(), metadata={"description": "Derived; checked when sent."})
+    marriages = _pair(fields.List(fields.Nested(SixtySixMarriage), validate=validate.Length(0, 4)),
+                      required=True)
+    bonus_points = _pair(StrictInteger(validate=validate.OneOf([0, 10])), metadata={
+        "description": "The optional last-trick bonus; derived, checked when sent."})
+    first_to_66 = _seat(allow_none=True, metadata={
+        "description": "The seat that reached 66 first (§6); needed only when both have 66."})
+    claimed_by = _seat(allow_none=True, load_default=None)
+    tricks_played = StrictInteger(validate=validate.Range(0, 12), metadata={
+        "description": "Derived; checked when sent."})
+    result = fields.Nested(SixtySixResult, allow_none=True, metadata={
+        "description": "Set once the hand is finished (§7.4); checked when sent."})
+
+
+class SixtySixState(_Table):
+    """A Sixty-six hand (§4.1). Derived fields may be omitted; when sent they must agree."""
+
+    trump_card = _card(required=True, metadata={
+        "description": "The face-up card under the stock; stays as information once drawn."})
+    stock = _cards(required=True, max_items=12, metadata={
+        "description": "Draw order, top first; the face-up trump card is last while undrawn."})
+    hands = _pair(_cards(max_items=6), required=True)
+
+
+class SixtySixView(_Table):
+    """What one seat (or a spectator) may see: its own hand, never the other's or the stock."""
+
+    seat = _seat(required=True, allow_none=True)
+    hand = _cards(required=True, allow_none=True, max_items=6, metadata={
+        "description": "The seat's own hand; null for a spectator."})
+    hand_sizes = _pair(StrictInteger(validate=validate.Range(0, 6)), required=True)
+    stock_size = StrictInteger(required=True, validate=validate.Range(0, 12))
+    trump_card = _card(required=True, allow_none=True, metadata={
+        "description": "Shown while it lies under the stock; null once drawn."})
+
+
+class SixtySixPlay(Strict):
+    seat = _seat(required=True)
+    type = one_of(["play"], required=True)
+    cards = _cards(required=True, min_items=1, max_items=1)
+    marriage = StrictBoolean(load_default=False, metadata={
+        "description": "Declare the marriage of the led king or queen (§4.2)."})
+
+
+class SixtySixClose(Strict):
+    seat = _seat(required=True)
+    type = one_of(["close"], required=True)
+
+
+class SixtySixExchangeTrump(Strict):
+    seat = _seat(required=True)
+    type = one_of(["exchange_trump"], required=True)
+
+
+class SixtySixClaim(Strict):
+    seat = _seat(required=True)
+    type = one_of(["claim"], required=True)
+    marriage_suit = one_of(SUITS, allow_none=True, load_default=None)
+
+
+MOVES = {
+    "play": SixtySixPlay,
+    "close": SixtySixClose,
+    "exchange_trump": SixtySixExchangeTrump,
+    "claim": SixtySixClaim,
+}
+
+
+class SixtySixMatch(Strict):
+    """§7.5: the party so far; pass it back to ``score`` and ``deal``."""
+
+    party_score = _pair(StrictInteger(validate=validate.Range(0, 10_000)), required=True)
+    over = StrictBoolean(required=True)
+    winner = _seat(required=True, allow_none=True)
+    next_dealer = _seat(required=True)
+
+
+class SixtySixHandScore(SixtySixResult):
+    card_points = _pair(_points(), required=True)
+    marriage_points = _pair(_points(), required=True, metadata={
+        "description": "Credited marriage points."})
+    bonus_points = _pair(StrictInteger(validate=validate.OneOf([0, 10])), required=True)
+
+
+SCHEMAS = GameSchemas(
+    prefix=PREFIX,
+    card_codes=CODES,
+    player_counts=(2,),
+    state=SixtySixState,
+    moves=MOVES,
+    options=SixtySixOptions,
+    match=SixtySixMatch,
+    view=SixtySixView,
+    hand_score=SixtySixHandScore,
+    reasons=tuple(r.value for r in rules.Reason),
+    event_types=(
+        "card_played", "marriage_declared", "trick_won", "card_drawn", "stock_closed",
+        "trump_exchanged", "claimed", "hand_over",
+    ),
+)

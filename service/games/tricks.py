@@ -1,0 +1,59 @@
+"""Trick-taking primitives shared by Sixty-six, Bura, Kozel and Bezique.
+
+Rank order and card points are per-game tables passed in, never properties of a rank: the ten
+outranks the king in Sixty-six but not in Canasta.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from service.cards import Card
+
+RankOrder = Mapping[str, int]
+"""Rank -> strength within a suit, higher wins."""
+
+
+def ace_ten_order(ranks_high_to_low: Sequence[str]) -> dict[str, int]:
+    """A rank-order table from the ranks listed high to low."""
+    return {rank: len(ranks_high_to_low) - i for i, rank in enumerate(ranks_high_to_low)}
+
+
+def beats(challenger: Card, incumbent: Card, *, trump_suit: str, order: RankOrder) -> bool:
+    """Whether ``challenger``, played after ``incumbent``, takes it: higher of the same suit, or a
+    trump on a non-trump."""
+    if challenger.suit == incumbent.suit:
+        return order[challenger.rank] > order[incumbent.rank]
+    return challenger.suit == trump_suit
+
+
+def card_points(pile: Iterable[Card], values: Mapping[str, int]) -> int:
+    return sum(values[c.rank] for c in pile)
+
+
+def without(hand: Sequence[Card], played: Card) -> tuple[Card, ...]:
+    """The hand after one copy of ``played`` left it."""
+    index = hand.index(played)
+    return (*hand[:index], *hand[index + 1 :])
+
+
+def draw_round(
+    stock: Sequence[Card], hands: Sequence[Sequence[Card]], *, first: int, hand_size: int
+) -> tuple[tuple[Card, ...], tuple[tuple[Card, ...], ...], list[tuple[int, Card]]]:
+    """Players draw one card at a time from the top of the stock, clockwise from ``first``, each
+    while holding fewer than ``hand_size``, until all are full or the stock is empty.
+
+    Returns the new stock, the new hands, and the draws as ``(seat, card)`` in order.
+    """
+    remaining = list(stock)
+    new_hands = [list(h) for h in hands]
+    draws: list[tuple[int, Card]] = []
+    seat = first
+    seats = len(hands)
+    while remaining and any(len(h) < hand_size for h in new_hands):
+        if len(new_hands[seat]) < hand_size:
+            drawn = remaining.pop(0)
+            new_hands[seat].append(drawn)
+            draws.append((seat, drawn))
+        seat = (seat + 1) % seats
+    return tuple(remaining), tuple(tuple(h) for h in new_hands), draws
