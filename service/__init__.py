@@ -9,8 +9,9 @@ from service.config import Settings
 
 def create_app(config: Settings | None = None) -> Flask:
     from service.api import init_api
+    from service.games import GAMES
 
     settings = config or Settings.from_env()
     app = Flask(__name__)
-    init_api(app, settings)
+    init_api(app, settings, GAMES)
     return app

@@ -15,7 +15,7 @@ from service.api.parsing import CompiledParser, CompiledValidators
 from service.api.routes import game_blueprint, meta_blueprint
 from service.api.schemas import Problem
 from service.config import Settings
-from service.games import GAMES
+from service.games.base import Game
 
 DESCRIPTION = """\
 Exact rules of Russian and German card games, as a stateless service: deal a hand, validate a
@@ -54,7 +54,7 @@ class Api(flask_smorest.Api):
             self.spec.components.response(status.name, response, lazy=True)
 
 
-def init_api(app: Flask, settings: Settings) -> Api:
+def init_api(app: Flask, settings: Settings, games: dict[str, Game]) -> Api:
     app.config.update(
         API_TITLE="Card rules service",
         API_VERSION="1",
@@ -67,8 +67,8 @@ def init_api(app: Flask, settings: Settings) -> Api:
     observability.install(app, settings)
     validators = CompiledValidators(lambda: api.spec.to_dict()["components"]["schemas"])
     parser = CompiledParser(validators, max_bytes=settings.max_body_bytes)
-    api.register_blueprint(meta_blueprint(Blueprint, GAMES))
-    for game in GAMES.values():
+    api.register_blueprint(meta_blueprint(Blueprint, games))
+    for game in games.values():
         api.register_blueprint(game_blueprint(Blueprint, game, parser))
     app.register_blueprint(docs.blueprint(api.spec.to_dict))
     return api

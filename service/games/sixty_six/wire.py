@@ -107,7 +107,11 @@ def _check_play_position(state: State) -> None:
     if finished != (state.to_move is None):
         expected = "null: the hand is over" if finished else "a seat: the hand is in progress"
         raise InvalidState("/to_move", f"to_move must be {expected}")
-    if state.claimed_by is not None or hands_empty:
+    if hands_empty:
+        return
+    if state.claimed_by is not None:  # a claim is made on lead (§4.5), then nothing moves
+        if state.trick or sizes[0] != sizes[1]:
+            raise InvalidState("/trick", "a claim is made on lead: no card led, equal hands")
         return
     leader, follower = state.leader, 1 - state.leader
     if state.trick:
