@@ -30,8 +30,8 @@ class StrictInteger(ma.fields.Integer):
 class StrictBoolean(ma.fields.Boolean):
     """``true`` or ``false`` only; marshmallow's Boolean would take 0, 1, "yes"..."""
 
-    truthy = frozenset({True})
-    falsy = frozenset({False})
+    truthy: set[object] = {True}
+    falsy: set[object] = {False}
 
 
 class CardList(ma.fields.Field):

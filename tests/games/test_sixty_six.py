@@ -206,16 +206,16 @@ def test_every_reason_code_has_a_refused_row():
 
 def test_3_E1_deal():
     state = rules.deal_from(DECK_A, 0, rules.Options())
-    assert codes(state.hands[1]) == "AH 10C KS KH 9S AD".split()
-    assert codes(state.hands[0]) == "9D QH JC 10H QS JD".split()
+    assert codes(state.hands[1]) == ["AH", "10C", "KS", "KH", "9S", "AD"]
+    assert codes(state.hands[0]) == ["9D", "QH", "JC", "10H", "QS", "JD"]
     assert state.trump_card.code == "9H" and state.trump_suit == "H"
-    assert codes(state.stock) == "AC KC QC JH 10S AS KD 10D QD 9C JS 9H".split()
+    assert codes(state.stock) == ["AC", "KC", "QC", "JH", "10S", "AS", "KD", "10D", "QD", "9C", "JS", "9H"]
     assert state.to_move == 1 == state.leader
 
 
 def test_3_dealer_1_gives_seat_0_the_first_packet():
     state = rules.deal_from(DECK_A, 1, rules.Options())
-    assert codes(state.hands[0]) == "AH 10C KS KH 9S AD".split()
+    assert codes(state.hands[0]) == ["AH", "10C", "KS", "KH", "9S", "AD"]
     assert state.to_move == 0
 
 
@@ -406,8 +406,8 @@ def test_7_2_closer_with_66_but_not_first_fails():
 
 def test_10_E5_complete_hand_closed_before_first_trick():
     state = rules.deal_from(DECK_E5, 0, rules.Options())
-    assert codes(state.hands[1]) == "AS 10S KS QS AH 10H".split()
-    assert codes(state.hands[0]) == "9S AC 10C KC QD JD".split()
+    assert codes(state.hands[1]) == ["AS", "10S", "KS", "QS", "AH", "10H"]
+    assert codes(state.hands[0]) == ["9S", "AC", "10C", "KC", "QD", "JD"]
     assert state.trump_suit == "S"
     state, _ = rules.apply(state, Close(1))
     assert state.closed_snapshot == rules.ClosedSnapshot(0, 0)

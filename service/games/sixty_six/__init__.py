@@ -20,7 +20,7 @@ INFO = GameInfo(
     deck="24 cards, A 10 K Q J 9 in each suit: " + " ".join(codes(rules.DECK)),
     card_values=rules.CARD_VALUES,
     move_types=("play", "close", "exchange_trump", "claim"),
-    reasons=rules.RULES,
+    reasons={str(reason): rule for reason, rule in rules.RULES.items()},
     event_types=SCHEMAS.event_types,
     options=wire.dump_options(rules.Options()),
 )

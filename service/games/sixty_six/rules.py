@@ -306,9 +306,9 @@ def _check_follow(state: State, hand: tuple[Card, ...], card: Card) -> None:
     if same_suit:
         if card.suit != lead.suit:
             _refuse(Reason.MUST_FOLLOW_SUIT, f"the player must follow {lead.suit}")
-        if state.options.must_head_trick and not _outranks(card, lead):
-            if any(_outranks(c, lead) for c in same_suit):
-                _refuse(Reason.MUST_WIN_TRICK, f"the player must head {lead.code}")
+        can_head = any(_outranks(c, lead) for c in same_suit)
+        if state.options.must_head_trick and can_head and not _outranks(card, lead):
+            _refuse(Reason.MUST_WIN_TRICK, f"the player must head {lead.code}")
     elif card.suit != state.trump_suit and any(c.suit == state.trump_suit for c in hand):
         _refuse(Reason.MUST_TRUMP, "the player has no card of the led suit and must trump")
 
@@ -423,7 +423,7 @@ def _resolve_trick(state: State, events: list[Event]) -> tuple[State, list[Event
     state = _note_66(state, winner)
     if state.stock and state.stock_closed_by is None:
         stock, hands, draws = draw_round(state.stock, state.hands, first=winner, hand_size=HAND_SIZE)
-        state = replace(state, stock=stock, hands=hands)
+        state = replace(state, stock=stock, hands=(hands[0], hands[1]))
         events += [Event("card_drawn", s, (c,)) for s, c in draws]
     state = replace(state, leader=winner, to_move=winner)
     if not state.hands[0] and not state.hands[1]:

@@ -1,0 +1,146 @@
+"""The HTTP layer: every refusal API.md names, request ids, CORS, docs, and hands played over HTTP
+with nothing but deal, legal-moves, validate and score."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from service import create_app
+from service.config import Settings
+
+P = "/v1/games/sixty-six"
+
+
+def deal(client, **body):
+    answer = client.post(f"{P}/deal", json=body)
+    assert answer.status_code == 200, answer.json
+    return answer.json
+
+
+def problem(answer, status):
+    assert answer.status_code == status
+    assert answer.content_type == "application/problem+json"
+    assert answer.json["status"] == status
+    return answer.json
+
+
+def test_games_are_listed_with_russian_names(client):
+    games = client.get("/v1/games").json["games"]
+    assert {"id": "sixty-six", "name_ru": "Шестьдесят шесть"}.items() <= games[0].items()
+    detail = client.get(P).json
+    assert detail["reasons"]["must_follow_suit"] and detail["card_values"]["A"] == 11
+
+
+def test_deal_is_reproducible_and_returns_the_seed(client):
+    first, again = deal(client, seed="x"), deal(client, seed="x")
+    assert first == again and first["shuffle"] == "v1"
+    assert deal(client)["seed"] != deal(client)["seed"]
+
+
+def test_malformed_json_is_400(client):
+    problem(client.post(f"{P}/validate", data="{", content_type="application/json"), 400)
+
+
+def test_wrong_content_type_is_415(client):
+    problem(client.post(f"{P}/validate", data="{}", content_type="text/plain"), 415)
+
+
+def test_unknown_game_is_404(client):
+    problem(client.post("/v1/games/preferans/deal", json={}), 404)
+
+
+def test_wrong_method_is_405_with_allow(client):
+    answer = client.get(f"{P}/validate")
+    problem(answer, 405)
+    assert "POST" in answer.headers["Allow"]
+
+
+def test_body_over_the_limit_is_413():
+    client = create_app(Settings(max_body_bytes=100)).test_client()
+    problem(client.post(f"{P}/deal", json={"seed": "x" * 200}), 413)
+
+
+@pytest.mark.parametrize(("body", "pointer"), [
+    ({"move": {"seat": 1, "type": "play", "cards": ["KH"]}}, "/state"),
+    ({"state": "STATE", "move": {"seat": 1, "type": "play", "cards": ["1X"]}}, "/move/cards/0"),
+    ({"state": "STATE", "move": {"seat": 1, "type": "fly"}}, "/move/type"),
+    ({"state": "STATE", "move": {"seat": "1", "type": "close"}}, "/move/seat"),
+    ({"state": "STATE", "move": {"seat": 1, "type": "close", "x": 1}}, "/move/x"),
+    ({"state": "STATE", "move": {"seat": 1, "type": "play", "cards": ["KH"], "marriage": 1}},
+     "/move/marriage"),
+])
+def test_schema_errors_are_422_with_a_pointer(client, body, pointer):
+    state = deal(client, seed="s")["state"]
+    body = {k: state if v == "STATE" else v for k, v in body.items()}
+    assert problem(client.post(f"{P}/validate", json=body), 422)["errors"][0]["pointer"] == pointer
+
+
+def test_duplicated_card_is_422_naming_it(client):
+    state = deal(client, seed="s")["state"]
+    state["hands"][1][0] = state["hands"][0][0]
+    body = problem(client.post(f"{P}/legal-moves", json={"state": state}), 422)
+    assert body["errors"][0]["pointer"].startswith("/state/hands/")
+
+
+def test_move_out_of_turn_is_refused(client):
+    state = deal(client, seed="s")["state"]
+    seat = 1 - state["to_move"]
+    move = {"seat": seat, "type": "play", "cards": [state["hands"][seat][0]]}
+    answer = client.post(f"{P}/validate", json={"state": state, "move": move}).json
+    assert answer == {"legal": False, "reason": answer["reason"]}
+    assert answer["reason"]["code"] == "not_your_turn"
+
+
+def test_scoring_an_unfinished_hand_is_422(client):
+    state = deal(client, seed="s")["state"]
+    problem(client.post(f"{P}/score", json={"state": state}), 422)
+
+
+def test_view_hides_the_other_hand(client):
+    state = deal(client, seed="s")["state"]
+    view = client.post(f"{P}/view", json={"state": state, "seat": 0}).json["view"]
+    assert view["hand"] == state["hands"][0] and "hands" not in view and "stock" not in view
+    spectator = client.post(f"{P}/view", json={"state": state}).json["view"]
+    assert spectator["hand"] is None
+    problem(client.post(f"{P}/view", json={"state": state, "seat": 2}), 422)
+
+
+def test_request_id_is_echoed_or_made(client):
+    assert client.get("/health", headers={"X-Request-ID": "abc-1"}).headers["X-Request-ID"] == "abc-1"
+    assert len(client.get("/health").headers["X-Request-ID"]) == 32
+
+
+def test_cors_by_configuration():
+    client = create_app(Settings(cors_origins=("https://app.example",))).test_client()
+    allowed = client.get("/health", headers={"Origin": "https://app.example"})
+    assert allowed.headers["Access-Control-Allow-Origin"] == "https://app.example"
+    other = client.get("/health", headers={"Origin": "https://evil.example"})
+    assert "Access-Control-Allow-Origin" not in other.headers
+    preflight = client.options(f"{P}/deal", headers={"Origin": "https://app.example"})
+    assert "POST" in preflight.headers["Access-Control-Allow-Methods"]
+
+
+def test_docs_work_offline(client):
+    page = client.get("/docs").get_data(as_text=True)
+    assert "/docs/assets/swagger-ui-bundle.js" in page and "http" not in page.split("<body>")[1]
+    assert client.get("/docs/assets/swagger-ui-bundle.js").status_code == 200
+    assert client.get("/openapi.json").json["openapi"] == "3.1.0"
+
+
+def test_200_hands_over_http_with_deal_legal_moves_validate_score(client):
+    rng = random.Random(7)
+    match = None
+    for n in range(200):
+        options = {"allow_claim": rng.random() < 0.3, "allow_trump_nine_exchange": rng.random() < 0.5}
+        state = deal(client, seed=f"http-{n}", options=options,
+                     **({"match": match} if match else {}))["state"]
+        while state["status"] == "in_progress":
+            moves = client.post(f"{P}/legal-moves", json={"state": state}).json["moves"]
+            answer = client.post(f"{P}/validate", json={"state": state, "move": rng.choice(moves)})
+            assert answer.status_code == 200 and answer.json["legal"]
+            state = answer.json["state"]
+        scored = client.post(f"{P}/score", json={"state": state, "match": match})
+        assert scored.status_code == 200, scored.json
+        match = None if scored.json["match"]["over"] else scored.json["match"]
