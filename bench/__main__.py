@@ -17,7 +17,8 @@ from typing import Any
 from bench.ceiling import create_app as create_ceiling
 from service import create_app
 from service.config import Settings
-from tests.test_conformance import legal_moves, play_hand
+from service.games.base import legal_moves
+from tests.test_conformance import play_hand
 
 RESULTS = Path(__file__).with_name("results") / "latest.json"
 

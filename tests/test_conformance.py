@@ -16,9 +16,8 @@ from typing import Any
 import pytest
 
 from service.cards import CARDS, SeedStream
-from service.errors import IllegalMove
 from service.games import GAMES
-from service.games.base import DealSetup, Game
+from service.games.base import DealSetup, Game, is_legal, legal_moves
 from service.games.sixty_six import rules as sixty_six
 
 HANDS_PER_GAME = 1000
@@ -59,18 +58,6 @@ def random_options(game: Game, rng: random.Random) -> dict[str, Any]:
 
 def deal(game: Game, seed: str, players: int, options: dict[str, Any]) -> Any:
     return game.deal(DealSetup(players, None, options, None), SeedStream(seed))
-
-
-def legal_moves(game: Game, state: Any, seat: int) -> list[Any]:
-    return [m for m in game.candidate_moves(state, seat) if _legal(game, state, m)]
-
-
-def _legal(game: Game, state: Any, move: Any) -> bool:
-    try:
-        game.check(state, move)
-    except IllegalMove:
-        return False
-    return True
 
 
 def _codes_in(value: Any) -> Counter[str]:
@@ -159,7 +146,7 @@ def test_legal_moves_agree_with_check(game_id):
             listed = legal_moves(game, state, seat)
             for other in range(game.dump_state(state)["seats"]):
                 for move in game.candidate_moves(state, other):
-                    assert _legal(game, state, move) == (other == seat and move in listed)
+                    assert is_legal(game, state, move) == (other == seat and move in listed)
             wire_moves = [game.dump_move(m) for m in listed]
             for move in wire_moves:
                 if "cards" in move:
@@ -174,4 +161,4 @@ def _refused_or_not_a_move(game: Game, state: Any, move: dict[str, Any]) -> None
         parsed = game.load_move(move)
     except KeyError:  # a code outside this game's deck: the schema refuses it before any rule
         return
-    assert not _legal(game, state, parsed), move
+    assert not is_legal(game, state, parsed), move

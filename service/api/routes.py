@@ -15,6 +15,7 @@ from service.api.schemas import GameDetail, GameList, Health, Problem, envelopes
 from service.cards import SeedStream
 from service.errors import IllegalMove, InvalidState
 from service.games.base import DealSetup, Game, GameInfo, Wire
+from service.games.base import legal_moves as moves_of
 
 try:
     VERSION = version("card-rules-service")
@@ -152,9 +153,7 @@ def game_blueprint(blueprint_class: Any, game: Game, parser: CompiledParser) -> 
         seat_in_range(seat, body)
         to_move = game.to_move(state)
         asking = to_move if seat is None else seat
-        moves = [] if asking is None else [
-            game.dump_move(m) for m in game.candidate_moves(state, asking) if _legal(game, state, m)
-        ]
+        moves = [] if asking is None else [game.dump_move(m) for m in moves_of(game, state, asking)]
         return json_response({"to_move": to_move, "moves": moves})
 
     @bp.route("/view", methods=["POST"])
@@ -179,10 +178,3 @@ def game_blueprint(blueprint_class: Any, game: Game, parser: CompiledParser) -> 
 
     return bp
 
-
-def _legal(game: Game, state: Any, move: Any) -> bool:
-    try:
-        game.check(state, move)
-    except IllegalMove:
-        return False
-    return True

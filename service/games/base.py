@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from service.cards import Card, SeedStream
-from service.errors import InvalidState
+from service.errors import IllegalMove, InvalidState
 
 Wire = dict[str, Any]
 """A JSON object as it travels (already checked against the game's JSON schema)."""
@@ -126,3 +126,16 @@ def check_deck(full_deck: Sequence[Card], zones: Iterable[tuple[str, Sequence[Ca
     if missing:
         listed = " ".join(sorted(c.code for c in missing.elements()))
         raise InvalidState("", f"cards missing from the state: {listed}")
+
+
+def is_legal(game: Game, state: Any, move: Any) -> bool:
+    try:
+        game.check(state, move)
+    except IllegalMove:
+        return False
+    return True
+
+
+def legal_moves(game: Game, state: Any, seat: int) -> list[Any]:
+    """What ``seat`` may do now: the candidates that ``check`` accepts (legality decided once)."""
+    return [move for move in game.candidate_moves(state, seat) if is_legal(game, state, move)]
