@@ -57,6 +57,8 @@ class GameInfo:
     options: Mapping[str, Any]
     """Every option with its default value."""
     variants: tuple[str, ...] = field(default=())
+    out_of_turn_moves: tuple[str, ...] = field(default=())
+    """Move types a seat other than ``to_move`` may make (Bura's molodka)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,7 @@ outranks the king in Sixty-six but not in Canasta.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from itertools import permutations
 
 from service.cards import Card
 
@@ -25,6 +26,19 @@ def beats(challenger: Card, incumbent: Card, *, trump_suit: str, order: RankOrde
     if challenger.suit == incumbent.suit:
         return order[challenger.rank] > order[incumbent.rank]
     return challenger.suit == trump_suit
+
+
+def beats_set(
+    challengers: Sequence[Card], incumbents: Sequence[Card], *, trump_suit: str, order: RankOrder
+) -> bool:
+    """A set beats a set of the same size when its cards pair one-to-one with the other's so that
+    each beats its partner; every pairing is tried, so listing order does not matter."""
+    if len(challengers) != len(incumbents):
+        return False
+    return any(
+        all(beats(c, i, trump_suit=trump_suit, order=order) for c, i in zip(pairing, incumbents, strict=True))
+        for pairing in permutations(challengers)
+    )
 
 
 def card_points(pile: Iterable[Card], values: Mapping[str, int]) -> int:

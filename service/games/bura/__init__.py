@@ -1,0 +1,171 @@
+"""Bura («Бура»), shared/rules/bura.md: the game object of the registry."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from service.cards import SeedStream, codes
+from service.errors import HandNotFinished, InvalidMatch, InvalidState
+from service.games.base import DealSetup, Event, GameInfo, Wire
+from service.games.bura import rules
+from service.games.bura.rules import Claim, Declare, Match, Move, Options, Pass
+from service.games.bura.schemas import SCHEMAS
+from service.games.multi_trick import wire
+from service.games.multi_trick.engine import CARD_VALUES, Lead, Molodka, Respond, State
+
+INFO = GameInfo(
+    id="bura", name_en="Bura", name_ru="Бура", player_counts=(2, 3, 4, 5, 6), default_players=2,
+    deck="36 cards, A 10 K Q J 9 8 7 6 in each suit: " + " ".join(codes(rules.DECK)),
+    card_values=CARD_VALUES, move_types=tuple(SCHEMAS.moves), reasons=rules.RULES,
+    event_types=SCHEMAS.event_types,
+    options={name: getattr(Options(), name) for name in Options.__dataclass_fields__},
+    out_of_turn_moves=("molodka",),
+)
+
+
+def _options(wire_options: Wire, players: int) -> Options:
+    return Options(**{**wire_options, "players": players})
+
+
+def _dump_options(options: Options) -> Wire:
+    return {name: getattr(options, name) for name in Options.__dataclass_fields__}
+
+
+def _match(match: Wire | None, *, seats: int, dealer: int, target: int, at: str) -> Match:
+    if match is None:
+        return Match((0,) * seats, 0, False, None, dealer, (dealer + 1) % seats)
+    wire.check_match_seats(match, "match_scores", seats)
+    if match["over"]:
+        raise InvalidMatch("/match/over", "the match is over: deal a new one without a match")
+    if max(match["match_scores"]) >= target:
+        raise InvalidMatch("/match/match_scores", f"a seat has {target} games: the match is over")
+    if match["winner"] is not None:
+        raise InvalidMatch("/match/winner", "a match that is not over has no winner")
+    for name in ("next_dealer", "next_leader"):
+        if match[name] >= seats:
+            raise InvalidMatch(f"/match/{name}", f"seats are 0..{seats - 1}")
+    if match["next_dealer"] != dealer:
+        raise InvalidMatch(at, f"the match says seat {match['next_dealer']} deals this hand")
+    return Match(tuple(match["match_scores"]), match["void_streak"], False, None, dealer,
+                 match["next_leader"])
+
+
+def _result_wire(state: State) -> Wire:
+    outcome = rules.result(state)
+    return {"reason": outcome.reason, "seat": outcome.seat, "winners": list(outcome.winners),
+            "losers": list(outcome.losers), "points": [state.points(s) for s in range(state.seats)]}
+
+
+class Bura:
+    info = INFO
+    schemas = SCHEMAS
+
+    def deal(self, setup: DealSetup, stream: SeedStream) -> State:
+        options = _options(setup.options, setup.players)
+        dealer = setup.dealer
+        if dealer is None:
+            dealer = setup.match["next_dealer"] if setup.match is not None else 0
+        if dealer >= setup.players:
+            raise InvalidState("/dealer", f"seats are 0..{setup.players - 1}")
+        match = _match(setup.match, seats=setup.players, dealer=dealer, target=options.target_games,
+                       at="/dealer")
+        leader = match.next_leader if setup.match is not None else None
+        return rules.deal(players=setup.players, dealer=dealer, leader=leader, options=options,
+                          stream=stream)
+
+    def load_state(self, state: Wire) -> State:
+        options = Options(**state.get("options", {}))
+        if options.players != state["seats"]:
+            raise InvalidState("/options/players", "players must equal seats")
+        loaded = wire.load(state, options=options, deck=rules.DECK, variant=rules.variant(options))
+        _check_phase(loaded)
+        wire.check_derived(state, {"result": _result_wire(loaded) if loaded.ending else None,
+                                   **_derived(loaded)})
+        return loaded
+
+    def dump_state(self, state: State) -> Wire:
+        dumped = wire.dump(state, game="bura", options=_dump_options(state.options), with_passes=True)
+        dumped["result"] = _result_wire(state) if state.ending else None
+        return dumped
+
+    def load_move(self, move: Wire) -> Move:
+        trick_move = wire.load_trick_move(move)
+        if trick_move is not None:
+            return trick_move
+        kind, seat = move["type"], move["seat"]
+        if kind == "claim":
+            return Claim(seat)
+        if kind == "declare":
+            return Declare(seat, move["combination"])
+        return Pass(seat)
+
+    def dump_move(self, move: Move) -> Wire:
+        if isinstance(move, Lead | Molodka | Respond):
+            return wire.dump_trick_move(move)
+        if isinstance(move, Declare):
+            return {"seat": move.seat, "type": "declare", "combination": move.combination}
+        return {"seat": move.seat, "type": "claim" if isinstance(move, Claim) else "pass"}
+
+    def to_move(self, state: State) -> int | None:
+        return state.to_move
+
+    def check(self, state: State, move: Move) -> None:
+        rules.check(state, move)
+
+    def apply(self, state: State, move: Move) -> tuple[State, list[Event]]:
+        return rules.apply(state, move)
+
+    def candidate_moves(self, state: State, seat: int) -> Iterable[Move]:
+        return rules.candidate_moves(state, seat)
+
+    def view(self, state: State, seat: int | None) -> Wire:
+        public = {k: v for k, v in self.dump_state(state).items()
+                  if k not in ("stock", "hands", "won", "trick", "trump_card", "points")}
+        return wire.view(state, seat, public=public, face_down_play=not state.options.open_play)
+
+    def score(self, state: State, match: Wire | None) -> Wire:
+        if state.ending is None:
+            raise HandNotFinished("/state/phase", "the hand is not over: play it out first")
+        before = _match(match, seats=state.seats, dealer=state.dealer,
+                        target=state.options.target_games, at="/match/next_dealer")
+        after = rules.match_after(before, state)
+        value = 1 + before.void_streak if state.options.void_carry else 1
+        return {
+            "hand": {**_result_wire(state), "value": value},
+            "match": {"match_scores": list(after.match_scores), "void_streak": after.void_streak,
+                      "over": after.over, "winner": None if after.winner is None else list(after.winner),
+                      "next_dealer": after.next_dealer, "next_leader": after.next_leader},
+        }
+
+
+def _derived(state: State) -> Wire:
+    return {"status": "finished" if state.phase == "over" else "in_progress", "trump": state.trump,
+            "points": [state.points(s) for s in range(state.seats)]}
+
+
+def _check_phase(state: State) -> None:
+    """§5.4, §6: the final claim round comes once every card is played; an ending ends the hand."""
+    played_out = not state.stock and not any(state.hands) and state.trick is None
+    ending = state.ending
+    if (state.phase == "over") != (ending is not None):
+        raise InvalidState("/ending", "an ending is set exactly when the phase is over")
+    if state.phase == "over" and state.to_move is not None:
+        raise InvalidState("/to_move", "nobody moves once the hand is over")
+    if state.phase == "final_claims":
+        if not played_out or state.last_taker is None:
+            raise InvalidState("/phase", "final claims come once every card is played")
+        if state.passes >= state.seats or state.to_move != (state.last_taker + state.passes) % state.seats:
+            raise InvalidState("/to_move", "the final round goes clockwise from the last trick's taker")
+    elif state.passes:
+        raise InvalidState("/passes", "passes count only in the final claim round")
+    if state.phase == "play" and played_out:
+        raise InvalidState("/phase", "every card is played: the phase is final_claims")
+    if ending is None:
+        return
+    if ending.kind == "void" and (state.passes != state.seats or ending.seat is not None):
+        raise InvalidState("/ending", "a void hand is one where every seat passed")
+    if ending.kind in ("bura", "moscow") and (
+            ending.seat is None or not rules.forms(state, state.hands[ending.seat], ending.kind)):
+        raise InvalidState("/ending", f"the declarer's hand does not form {ending.kind}")
+    if ending.kind == "claim" and ending.seat is None:
+        raise InvalidState("/ending/seat", "a claim has a claimant")

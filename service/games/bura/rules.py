@@ -1,0 +1,204 @@
+"""Bura: shared/rules/bura.md. Tricks come from the family engine; this module adds the claim of
+31, the bura and Moscow declarations, the final claim round, the hand result and the match."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from service.cards import Card, SeedStream, deck, shuffle
+from service.errors import IllegalMove
+from service.games.base import Event
+from service.games.multi_trick import engine
+from service.games.multi_trick.engine import Ending, Lead, Molodka, Respond, State, Variant
+
+DECK: tuple[Card, ...] = deck(("6", "7", "8", "9", "10", "J", "Q", "K", "A"))
+HAND_SIZE = 3
+
+RULES: dict[str, str] = {
+    "hand_finished": "§4.2 no move once the hand is over",
+    "wrong_phase": "§4.2 the move does not fit the moment (lead, answer, or final claims)",
+    "not_your_turn": "§4.2 only the seat to act may move (molodka excepted)",
+    "card_not_in_hand": "§4.2 cards must be in the hand, each once",
+    "bad_card_count": "§4.2 a lead is 1-3 cards; an answer as many as led (fewer only if short)",
+    "lead_mixed_suits": "§4.2a the cards led are of one suit",
+    "does_not_beat": "§5.2 to beat, the cards must beat the winning set one for one",
+    "option_disabled": "§8 the move needs an option that is off",
+    "not_a_molodka": "§4.2b a molodka is three cards of one non-trump suit",
+    "no_combination": "§4.2e the hand does not form the combination",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    players: int = 2
+    winning_points: int = 31
+    open_play: bool = False
+    molodka_out_of_turn: bool = True
+    moscow: bool = True
+    moscow_requires_trump_ace: bool = True
+    void_carry: bool = True
+    target_games: int = 11
+    next_leader: str = "dealer_left"
+
+
+def variant(options: Options) -> Variant:
+    return Variant(hand_size=HAND_SIZE, lead_sizes=(1, 2, 3), molodka=options.molodka_out_of_turn,
+                   molodka_of_trumps=False, face_down_discards=not options.open_play)
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Declare:
+    seat: int
+    combination: str
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    seat: int
+
+
+Move = Lead | Molodka | Respond | Claim | Declare | Pass
+
+
+def deal(*, players: int, dealer: int, leader: int | None, options: Options, stream: SeedStream) -> State:
+    state = engine.deal(shuffle(DECK, stream), seats=players, dealer=dealer, hand_size=HAND_SIZE,
+                        options=options)
+    return state if leader is None else replace(state, leader=leader, to_move=leader)
+
+
+# --- legality ----------------------------------------------------------------------------------
+
+
+def check(state: State, move: Move) -> None:
+    try:
+        _check(state, move)
+    except IllegalMove as refusal:
+        raise IllegalMove(refusal.reason, refusal.message, RULES[refusal.reason]) from None
+
+
+def _check(state: State, move: Move) -> None:
+    if state.phase == "over":
+        engine.refuse("hand_finished", "the hand is over")
+    if isinstance(move, Lead | Molodka | Respond):
+        engine.check_trick_move(state, variant(state.options), move)
+    elif isinstance(move, Claim):
+        _check_turn(state, move.seat)
+    elif isinstance(move, Declare):
+        _check_declare(state, move)
+    else:
+        if state.phase != "final_claims":
+            engine.refuse("wrong_phase", "passing is only for the final claim round")
+        _check_turn(state, move.seat)
+
+
+def _check_turn(state: State, seat: int) -> None:
+    if seat != state.to_move:
+        engine.refuse("not_your_turn", f"it is seat {state.to_move}'s turn")
+
+
+def _check_declare(state: State, move: Declare) -> None:
+    if state.phase != "play":
+        engine.refuse("wrong_phase", "combinations are shown during play")
+    _check_turn(state, move.seat)
+    if move.combination == "moscow" and not state.options.moscow:
+        engine.refuse("option_disabled", "Moscow is not played")
+    if not forms(state, state.hands[move.seat], move.combination):
+        engine.refuse("no_combination", f"the hand does not form {move.combination}")
+
+
+def forms(state: State, hand: tuple[Card, ...], combination: str) -> bool:
+    """§4.2e: bura = three trumps; Moscow = three aces, with the trump ace unless the option says."""
+    if len(hand) != HAND_SIZE:
+        return False
+    if combination == "bura":
+        return all(c.suit == state.trump for c in hand)
+    aces = all(c.rank == "A" for c in hand)
+    trump_ace = any(c.suit == state.trump for c in hand)
+    return aces and (trump_ace or not state.options.moscow_requires_trump_ace)
+
+
+def candidate_moves(state: State, seat: int) -> list[Move]:
+    moves: list[Move] = [*engine.candidate_trick_moves(state, variant(state.options), seat)]
+    return [*moves, Claim(seat), Declare(seat, "bura"), Declare(seat, "moscow"), Pass(seat)]
+
+
+# --- effects -----------------------------------------------------------------------------------
+
+
+def apply(state: State, move: Move) -> tuple[State, list[Event]]:
+    if isinstance(move, Lead | Molodka | Respond):
+        state, events, taker = engine.apply_trick_move(state, variant(state.options), move)
+        if taker is not None and state.to_move is None:
+            # §5.4: nobody holds a card: the final claim round, from the last trick's taker.
+            state = replace(state, phase="final_claims", to_move=taker, leader=taker)
+            events.append(Event("final_claims", taker))
+        return state, events
+    if isinstance(move, Claim):
+        return _end(state, Ending("claim", move.seat), Event("claimed", move.seat))
+    if isinstance(move, Declare):
+        return _end(state, Ending(move.combination, move.seat), Event("declared", move.seat))
+    passes = state.passes + 1
+    if passes == state.seats:
+        return _end(replace(state, passes=passes), Ending("void"), Event("passed", move.seat))
+    return replace(state, passes=passes, to_move=(move.seat + 1) % state.seats), [Event("passed", move.seat)]
+
+
+def _end(state: State, ending: Ending, event: Event) -> tuple[State, list[Event]]:
+    state = replace(state, phase="over", to_move=None, ending=ending)
+    outcome = result(state)
+    return state, [event, Event("hand_over", outcome.winners[0] if len(outcome.winners) == 1 else None)]
+
+
+# --- scoring (§7) ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    reason: str
+    seat: int | None
+    winners: tuple[int, ...]
+    losers: tuple[int, ...]
+
+
+def result(state: State) -> HandResult:
+    ending = state.ending
+    assert ending is not None
+    everyone = tuple(range(state.seats))
+    if ending.kind == "void" or ending.seat is None:
+        return HandResult("void", None, (), ())
+    seat = ending.seat
+    others = tuple(s for s in everyone if s != seat)
+    if ending.kind == "claim" and state.points(seat) < state.options.winning_points:
+        return HandResult("claim_false", seat, others, (seat,))
+    reason = "claim_correct" if ending.kind == "claim" else ending.kind
+    return HandResult(reason, seat, (seat,), others)
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    match_scores: tuple[int, ...]
+    void_streak: int
+    over: bool
+    winner: tuple[int, ...] | None
+    next_dealer: int
+    next_leader: int
+
+
+def match_after(match: Match, state: State) -> Match:
+    """§7.3: winners add the hand's value; the deal passes to a single winner, else to the left."""
+    outcome, options = result(state), state.options
+    value = 1 + match.void_streak if options.void_carry else 1
+    scores = tuple(v + (value if s in outcome.winners else 0) for s, v in enumerate(match.match_scores))
+    void_streak = match.void_streak + 1 if outcome.reason == "void" else 0
+    over = max(scores) >= options.target_games
+    winner = tuple(s for s, v in enumerate(scores) if v == max(scores)) if over else None
+    dealer = outcome.winners[0] if len(outcome.winners) == 1 else (state.dealer + 1) % state.seats
+    leader = (dealer + 1) % state.seats
+    if options.next_leader == "last_trick_winner" and state.last_taker is not None:
+        leader = state.last_taker
+    return Match(scores, void_streak, over, winner, dealer, leader)

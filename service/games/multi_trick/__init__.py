@@ -1,0 +1,1 @@
+"""Bura-family trick engine, wire form and schemas shared by Bura and Kozel-bura."""

@@ -1,0 +1,303 @@
+"""Bura-family tricks (shared/rules/bura.md §4-§5, kozel-bura.md §4-§5): a lead of one to three
+cards of one suit, answered card for card by every other seat in turn, each trying to beat the set
+that is winning so far; the trick's taker draws first. Shared by Bura and Kozel-bura, which differ
+only in what ``Variant`` says and in how a hand ends and scores."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from itertools import combinations
+from typing import Any, NoReturn
+
+from service.cards import Card
+from service.errors import IllegalMove
+from service.games.base import Event
+from service.games.tricks import ace_ten_order, beats_set, card_points, draw_round
+
+RANKS = ("A", "10", "K", "Q", "J", "9", "8", "7", "6")
+RANK_ORDER = ace_ten_order(RANKS)
+CARD_VALUES = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0, "6": 0}
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """What differs between the games of the family, for one set of options."""
+
+    hand_size: int
+    lead_sizes: tuple[int, ...]
+    molodka: bool
+    molodka_of_trumps: bool
+    face_down_discards: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    seat: int
+    cards: tuple[Card, ...]
+    beat: bool
+    """True for the lead and for every answer that beat the set winning before it."""
+    face_down: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    leader: int
+    plays: tuple[Played, ...]
+
+    @property
+    def size(self) -> int:
+        return len(self.plays[0].cards)
+
+    @property
+    def winning(self) -> Played:
+        """The last set that beat (the lead if nobody beat); a responder must beat this one."""
+        return next(p for p in reversed(self.plays) if p.beat)
+
+    def played(self, seat: int) -> bool:
+        return any(p.seat == seat for p in self.plays)
+
+
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """How the hand ended: ``claim``, ``bura``, ``moscow``, ``void`` or ``played_out``."""
+
+    kind: str
+    seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    options: Any
+    seats: int
+    dealer: int
+    trump_card: Card
+    stock: tuple[Card, ...]
+    hands: tuple[tuple[Card, ...], ...]
+    won: tuple[tuple[Card, ...], ...]
+    leader: int
+    to_move: int | None
+    trick: Trick | None
+    phase: str = "play"
+    passes: int = 0
+    ending: Ending | None = None
+    last_taker: int | None = None
+    """The seat that took the last completed trick."""
+
+    @property
+    def trump(self) -> str:
+        return self.trump_card.suit or ""
+
+    def points(self, seat: int) -> int:
+        return card_points(self.won[seat], CARD_VALUES)
+
+
+@dataclass(frozen=True, slots=True)
+class Lead:
+    seat: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Molodka:
+    seat: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Respond:
+    seat: int
+    cards: tuple[Card, ...]
+    mode: str | None = None
+    """``beat``, ``discard``, or None: beat if the cards beat, else discard."""
+
+
+TrickMove = Lead | Molodka | Respond
+
+
+def refuse(code: str, message: str) -> NoReturn:
+    raise IllegalMove(code, message)
+
+
+def with_one_of(seats: int, values: Sequence[Any], seat: int, value: Any) -> tuple[Any, ...]:
+    return tuple(value if s == seat else values[s] for s in range(seats))
+
+
+# --- deal --------------------------------------------------------------------------------------
+
+
+def deal(cards: Sequence[Card], *, seats: int, dealer: int, hand_size: int, options: Any) -> State:
+    """One card at a time from the dealer's left; the next card is the trump card, drawn last."""
+    dealt = seats * hand_size
+    hands = tuple(
+        tuple(cards[i] for i in range(dealt) if (dealer + 1 + i) % seats == seat) for seat in range(seats)
+    )
+    first = (dealer + 1) % seats
+    return State(
+        options=options, seats=seats, dealer=dealer, trump_card=cards[dealt],
+        stock=(*cards[dealt + 1:], cards[dealt]), hands=hands, won=((),) * seats,
+        leader=first, to_move=first, trick=None,
+    )
+
+
+# --- legality ----------------------------------------------------------------------------------
+
+
+def _holds(hand: Sequence[Card], cards: Sequence[Card]) -> bool:
+    return not Counter(cards) - Counter(hand)
+
+
+def _one_suit(cards: Sequence[Card]) -> bool:
+    return len({c.suit for c in cards}) == 1
+
+
+def check_trick_move(state: State, variant: Variant, move: TrickMove) -> None:
+    if state.phase != "play":
+        refuse("wrong_phase", "the cards are all played: only claims and passes remain")
+    if isinstance(move, Lead):
+        _check_lead(state, variant, move)
+    elif isinstance(move, Molodka):
+        _check_molodka(state, variant, move)
+    else:
+        _check_respond(state, variant, move)
+
+
+def _check_lead(state: State, variant: Variant, move: Lead) -> None:
+    if state.trick is not None:
+        if move.seat == state.to_move:
+            refuse("wrong_phase", "a trick is under way: respond to it")
+        refuse("not_your_turn", f"it is seat {state.to_move}'s turn")
+    if move.seat != state.leader:
+        refuse("not_your_turn", f"seat {state.leader} has the lead")
+    if not _holds(state.hands[move.seat], move.cards):
+        refuse("card_not_in_hand", "every card led must be in the hand, once each")
+    if len(move.cards) not in variant.lead_sizes:
+        refuse("bad_card_count", f"a lead is {' or '.join(map(str, variant.lead_sizes))} cards")
+    if not _one_suit(move.cards):
+        refuse("lead_mixed_suits", "the cards of a lead are all of one suit")
+
+
+def _check_molodka(state: State, variant: Variant, move: Molodka) -> None:
+    if not variant.molodka:
+        refuse("option_disabled", "a molodka out of turn is not agreed for this game")
+    if state.trick is not None:
+        refuse("wrong_phase", "a molodka is led before the first card of a trick")
+    if move.seat == state.leader:
+        refuse("wrong_phase", "the seat on lead leads its three cards with a lead")
+    if not _holds(state.hands[move.seat], move.cards):
+        refuse("card_not_in_hand", "every card of the molodka must be in the hand, once each")
+    trumps_ok = variant.molodka_of_trumps or move.cards[0].suit != state.trump
+    if len(move.cards) != 3 or not _one_suit(move.cards) or not trumps_ok:
+        kind = "one suit" if variant.molodka_of_trumps else "one non-trump suit"
+        refuse("not_a_molodka", f"a molodka is three cards of {kind}")
+
+
+def _check_respond(state: State, variant: Variant, move: Respond) -> None:
+    trick = state.trick
+    if trick is None:
+        if move.seat == state.leader:
+            refuse("wrong_phase", "no card is led yet: lead")
+        refuse("not_your_turn", f"seat {state.leader} has the lead")
+    if move.seat != state.to_move:
+        refuse("not_your_turn", f"it is seat {state.to_move}'s turn")
+    hand = state.hands[move.seat]
+    if not _holds(hand, move.cards):
+        refuse("card_not_in_hand", "every card must be in the hand, once each")
+    needed = min(trick.size, len(hand))
+    if len(move.cards) != needed:
+        refuse("bad_card_count", f"answer with {needed} card(s)")
+    if move.mode == "beat" and not _beats(state, move.cards):
+        refuse("does_not_beat", f"the cards do not beat {' '.join(c.code for c in trick.winning.cards)}")
+
+
+def _beats(state: State, cards: Sequence[Card]) -> bool:
+    assert state.trick is not None
+    return beats_set(cards, state.trick.winning.cards, trump_suit=state.trump, order=RANK_ORDER)
+
+
+def candidate_trick_moves(state: State, variant: Variant, seat: int) -> list[TrickMove]:
+    """Leads and molodkas of every allowed size, and answers of the needed size in both modes."""
+    hand = state.hands[seat]
+    moves: list[TrickMove] = []
+    if state.trick is None:
+        for size in variant.lead_sizes:
+            moves += [Lead(seat, cards) for cards in _same_suit_sets(hand, size)]
+        if variant.molodka:
+            moves += [Molodka(seat, cards) for cards in _same_suit_sets(hand, 3)]
+    else:
+        needed = min(state.trick.size, len(hand))
+        for cards in _sets(hand, needed):
+            moves += [Respond(seat, cards, "beat"), Respond(seat, cards, "discard")]
+    return moves
+
+
+def _sets(hand: Sequence[Card], size: int) -> list[tuple[Card, ...]]:
+    return list(dict.fromkeys(combinations(hand, size)))
+
+
+def _same_suit_sets(hand: Sequence[Card], size: int) -> list[tuple[Card, ...]]:
+    return [cards for cards in _sets(hand, size) if _one_suit(cards)]
+
+
+# --- effects -----------------------------------------------------------------------------------
+
+
+def _without(hand: Sequence[Card], cards: Sequence[Card]) -> tuple[Card, ...]:
+    rest = list(hand)
+    for card in cards:
+        rest.remove(card)
+    return tuple(rest)
+
+
+def next_to_answer(state: State, trick: Trick, after: int) -> int | None:
+    """The next seat clockwise that has not played to the trick and holds a card."""
+    for step in range(1, state.seats):
+        seat = (after + step) % state.seats
+        if not trick.played(seat) and state.hands[seat]:
+            return seat
+    return None
+
+
+def next_with_cards(state: State, start: int) -> int | None:
+    for step in range(state.seats):
+        seat = (start + step) % state.seats
+        if state.hands[seat]:
+            return seat
+    return None
+
+
+def apply_trick_move(
+    state: State, variant: Variant, move: TrickMove
+) -> tuple[State, list[Event], int | None]:
+    """Play the cards; returns the state, the events and the trick's taker if the trick ended."""
+    hands = with_one_of(state.seats, state.hands, move.seat, _without(state.hands[move.seat], move.cards))
+    if isinstance(move, Respond):
+        assert state.trick is not None
+        beat = move.mode != "discard" and _beats(state, move.cards)
+        played = Played(move.seat, move.cards, beat, not beat and variant.face_down_discards)
+        trick = Trick(state.trick.leader, (*state.trick.plays, played))
+        kind = "beat" if beat else "discard"
+    else:
+        trick = Trick(move.seat, (Played(move.seat, move.cards, True, False),))
+        kind = "molodka" if isinstance(move, Molodka) else "lead"
+    shown = () if trick.plays[-1].face_down else move.cards
+    events = [Event(kind, move.seat, shown)]
+    state = replace(state, hands=hands, trick=trick, leader=trick.leader)
+    answering = next_to_answer(state, trick, move.seat)
+    if answering is not None:
+        return replace(state, to_move=answering), events, None
+    return _take_trick(state, variant, events)
+
+
+def _take_trick(state: State, variant: Variant, events: list[Event]) -> tuple[State, list[Event], int]:
+    assert state.trick is not None
+    taker = state.trick.winning.seat
+    cards = tuple(c for p in state.trick.plays for c in p.cards)
+    won = with_one_of(state.seats, state.won, taker, (*state.won[taker], *cards))
+    events.append(Event("trick_won", taker, points=card_points(cards, CARD_VALUES)))
+    stock, hands, draws = draw_round(state.stock, state.hands, first=taker, hand_size=variant.hand_size)
+    events += [Event("card_drawn", seat) for seat, _ in draws]
+    state = replace(state, won=won, stock=stock, hands=hands, trick=None, last_taker=taker)
+    leader = next_with_cards(state, taker)
+    return replace(state, leader=taker if leader is None else leader, to_move=leader), events, taker

@@ -1,0 +1,214 @@
+"""Bura-family states to and from the wire, the consistency checks both games share, and the
+shared part of a seat's view."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from service.cards import CARDS, Card, codes
+from service.errors import InvalidState
+from service.games.base import Wire, check_deck
+from service.games.multi_trick.engine import (
+    RANK_ORDER,
+    Ending,
+    Lead,
+    Molodka,
+    Played,
+    Respond,
+    State,
+    Trick,
+    Variant,
+)
+from service.games.tricks import beats_set
+
+
+def _pile(wire: Sequence[str]) -> tuple[Card, ...]:
+    return tuple(CARDS[code] for code in wire)
+
+
+def _trick(wire: Wire | None) -> Trick | None:
+    if wire is None:
+        return None
+    plays = tuple(
+        Played(p["seat"], _pile(p["cards"]), p["beat"], p["face_down"]) for p in wire["plays"]
+    )
+    return Trick(wire["leader"], plays)
+
+
+def load(wire: Wire, *, options: Any, deck: Sequence[Card], variant: Variant) -> State:
+    """The shared fields, checked; pointers are relative to the state."""
+    seats = wire["seats"]
+    for name in ("hands", "won"):
+        if len(wire[name]) != seats:
+            raise InvalidState(f"/{name}", f"{name} has one list per seat ({seats})")
+    for name in ("dealer", "leader", "to_move", "last_taker"):
+        if wire.get(name) is not None and wire[name] >= seats:
+            raise InvalidState(f"/{name}", f"seats are 0..{seats - 1}")
+    ending = wire.get("ending")
+    state = State(
+        options=options, seats=seats, dealer=wire["dealer"], trump_card=CARDS[wire["trump_card"]],
+        stock=_pile(wire["stock"]), hands=tuple(_pile(h) for h in wire["hands"]),
+        won=tuple(_pile(w) for w in wire["won"]), leader=wire["leader"], to_move=wire["to_move"],
+        trick=_trick(wire["trick"]), phase=wire["phase"], passes=wire.get("passes", 0),
+        ending=None if ending is None else Ending(ending["kind"], ending["seat"]),
+        last_taker=wire.get("last_taker"),
+    )
+    check_deck(deck, _zones(state))
+    _check_stock_and_hands(state, variant)
+    if state.trick is not None:
+        _check_trick(state, variant, state.trick)
+    elif state.phase == "play" and state.ending is None:
+        if state.to_move != state.leader:
+            raise InvalidState("/to_move", "with no card led, the leader is to move")
+        if not state.hands[state.leader]:
+            raise InvalidState("/leader", "the leader holds no card")
+    _check_last_taker(state)
+    return state
+
+
+def _zones(state: State) -> list[tuple[str, tuple[Card, ...]]]:
+    zones = [(f"/hands/{s}", h) for s, h in enumerate(state.hands)]
+    zones.append(("/stock", state.stock))
+    if state.trick is not None:
+        zones += [(f"/trick/plays/{i}/cards", p.cards) for i, p in enumerate(state.trick.plays)]
+    zones += [(f"/won/{s}", w) for s, w in enumerate(state.won)]
+    return zones
+
+
+def _check_stock_and_hands(state: State, variant: Variant) -> None:
+    if state.stock and state.stock[-1] is not state.trump_card:
+        raise InvalidState(f"/stock/{len(state.stock) - 1}", "the face-up trump card is drawn last")
+    for seat, hand in enumerate(state.hands):
+        in_trick = sum(len(p.cards) for p in state.trick.plays if p.seat == seat) if state.trick else 0
+        if len(hand) > variant.hand_size:
+            raise InvalidState(f"/hands/{seat}", f"a hand holds at most {variant.hand_size} cards")
+        if state.stock and len(hand) + in_trick != variant.hand_size:
+            raise InvalidState(f"/hands/{seat}",
+                               f"while the stock lasts, hands are refilled to {variant.hand_size}")
+
+
+def _check_trick(state: State, variant: Variant, trick: Trick) -> None:
+    if state.phase not in ("play", "over"):
+        raise InvalidState("/trick", "a trick is under way only while the cards are played")
+    lead = trick.plays[0]
+    if lead.seat != trick.leader or trick.leader != state.leader:
+        raise InvalidState("/trick/plays/0/seat", "the lead is played by the trick's leader")
+    if len(lead.cards) not in variant.lead_sizes or len({c.suit for c in lead.cards}) != 1:
+        raise InvalidState("/trick/plays/0/cards", "a lead is cards of one suit, of an allowed number")
+    if not lead.beat or lead.face_down:
+        raise InvalidState("/trick/plays/0", "the lead is face up and winning (beat: true)")
+    seats = state.seats
+    order = [s for s in ((trick.leader + k) % seats for k in range(1, seats))
+             if trick.played(s) or state.hands[s]]
+    winning = lead
+    for index, play in enumerate(trick.plays[1:], start=1):
+        at = f"/trick/plays/{index}"
+        if play.seat != order[index - 1]:
+            raise InvalidState(f"{at}/seat", f"seat {order[index - 1]} answers here (clockwise)")
+        if len(play.cards) != trick.size and state.hands[play.seat]:
+            raise InvalidState(f"{at}/cards", f"an answer is {trick.size} card(s)")
+        beats = beats_set(play.cards, winning.cards, trump_suit=state.trump, order=RANK_ORDER)
+        if play.beat and not beats:
+            raise InvalidState(f"{at}/beat", "these cards do not beat the winning set")
+        if play.face_down != (not play.beat and variant.face_down_discards):
+            raise InvalidState(f"{at}/face_down", "only discards lie face down, and only without open play")
+        winning = play if play.beat else winning
+    remaining = order[len(trick.plays) - 1:]
+    if state.phase == "over":  # a claim or a combination may end the hand mid-trick
+        return
+    if not remaining or state.to_move != remaining[0]:
+        raise InvalidState("/to_move", "the next seat clockwise that has not answered is to move")
+
+
+def _check_last_taker(state: State) -> None:
+    taken = any(state.won)
+    if (state.last_taker is None) == taken:
+        raise InvalidState("/last_taker", "last_taker is the seat that took the last trick, or null")
+    if state.last_taker is not None and not state.won[state.last_taker]:
+        raise InvalidState("/last_taker", "that seat has taken no trick")
+
+
+def check_derived(wire: Wire, expected: Wire) -> None:
+    """Derived fields may be left out; when sent, they must agree."""
+    for name, value in expected.items():
+        if name in wire and wire[name] != value:
+            raise InvalidState(f"/{name}", f"{name} must be {value!r} for this position")
+
+
+def _trick_wire(trick: Trick | None, *, hide_from: int | None = None, hide: bool = False) -> Wire | None:
+    if trick is None:
+        return None
+    winning = trick.winning
+
+    def cards(play: Played) -> list[str] | None:
+        return None if hide and play.face_down and play.seat != hide_from else codes(play.cards)
+
+    return {
+        "leader": trick.leader,
+        "size": trick.size,
+        "plays": [{"seat": p.seat, "cards": cards(p), "beat": p.beat, "face_down": p.face_down}
+                  for p in trick.plays],
+        "winning_seat": winning.seat,
+        "winning_set": codes(winning.cards),
+    }
+
+
+def dump(state: State, *, game: str, options: Wire, with_passes: bool) -> Wire:
+    wire: Wire = {
+        "game": game, "seats": state.seats, "dealer": state.dealer, "to_move": state.to_move,
+        "status": "finished" if state.phase == "over" else "in_progress", "options": options,
+        "trump": state.trump, "trump_card": state.trump_card.code, "stock": codes(state.stock),
+        "hands": [codes(h) for h in state.hands], "won": [codes(w) for w in state.won],
+        "points": [state.points(s) for s in range(state.seats)],
+        "leader": state.leader, "trick": _trick_wire(state.trick), "phase": state.phase,
+        "ending": None if state.ending is None else {"kind": state.ending.kind, "seat": state.ending.seat},
+        "last_taker": state.last_taker,
+    }
+    if with_passes:
+        wire["passes"] = state.passes
+    return wire
+
+
+def view(state: State, seat: int | None, *, public: Wire, face_down_play: bool) -> Wire:
+    """A seat sees its own hand and won pile, hand and pile sizes, the stock's size and the trump
+    card under it, and the trick; cards played face down only by the seat that played them.
+    Other seats' won piles are shown only when every card is played face up."""
+    return {
+        **public,
+        "seat": seat,
+        "hand": None if seat is None else codes(state.hands[seat]),
+        "hand_sizes": [len(h) for h in state.hands],
+        "stock_size": len(state.stock),
+        "trump_card": state.trump_card.code if state.stock else None,
+        "won": [codes(w) if s == seat or not face_down_play else None for s, w in enumerate(state.won)],
+        "won_sizes": [len(w) for w in state.won],
+        "points": [state.points(s) if s == seat or not face_down_play else None
+                   for s in range(state.seats)],
+        "trick": _trick_wire(state.trick, hide_from=seat, hide=face_down_play),
+    }
+
+
+def load_trick_move(move: Wire) -> Lead | Molodka | Respond | None:
+    """A lead, molodka or answer from the wire; None for the game's other move types."""
+    kind, seat = move["type"], move["seat"]
+    if kind == "lead":
+        return Lead(seat, _pile(move["cards"]))
+    if kind == "molodka":
+        return Molodka(seat, _pile(move["cards"]))
+    if kind == "respond":
+        return Respond(seat, _pile(move["cards"]), move.get("mode"))
+    return None
+
+
+def dump_trick_move(move: Lead | Molodka | Respond) -> Wire:
+    kind = "lead" if isinstance(move, Lead) else "molodka" if isinstance(move, Molodka) else "respond"
+    wire: Wire = {"seat": move.seat, "type": kind, "cards": codes(move.cards)}
+    if isinstance(move, Respond):
+        wire["mode"] = move.mode
+    return wire
+
+
+def check_match_seats(match: Wire, field: str, seats: int) -> None:
+    if len(match[field]) != seats:
+        raise InvalidState(f"/match/{field}", f"one entry per seat ({seats})")
