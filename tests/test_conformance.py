@@ -45,8 +45,15 @@ def _sixty_six_score(state: dict[str, Any], answer: dict[str, Any]) -> None:
 
 
 def _bura_hidden(state: dict[str, Any], seat: int | None) -> Counter[str]:
+    return _hidden_in_family(state, seat, face_down=not state["options"]["open_play"])
+
+
+def _kozel_bura_hidden(state: dict[str, Any], seat: int | None) -> Counter[str]:
+    return _hidden_in_family(state, seat, face_down=False)  # every card is played face up
+
+
+def _hidden_in_family(state: dict[str, Any], seat: int | None, *, face_down: bool) -> Counter[str]:
     hidden = Counter(state["stock"][:-1])
-    face_down = not state["options"].get("open_play", False)
     for other, hand in enumerate(state["hands"]):
         if other != seat:
             hidden.update(hand)
@@ -76,14 +83,30 @@ def _all_unplayed(state: dict[str, Any]) -> list[str]:
     return state["stock"] + [c for h in state["hands"] for c in h] + trick
 
 
+def _kozel_bura_score(state: dict[str, Any], answer: dict[str, Any]) -> None:
+    hand, points = answer["hand"], state["points"]
+    assert sum(points) + sum(multi_trick.CARD_VALUES[CARDS[c].rank] for c in _all_unplayed(state)) == 120
+    if hand["reason"] == "played_out":
+        assert sum(points) == 120 and points[hand["winner"]] == max(points)
+        assert points.count(max(points)) == 1
+    if hand["reason"] == "eggs":
+        assert hand["penalties"] == [0] * len(points) and answer["match"]["multiplier"] == 2
+    else:
+        assert hand["penalties"][hand["winner"]] == 0
+        assert all(p in (2, 4, 6) for s, p in enumerate(hand["penalties"]) if s != hand["winner"])
+    assert answer["match"]["penalties"] == hand["penalties"]
+
+
 # What each game hides from a seat, and what its score must satisfy.
 HIDDEN: dict[str, Callable[[dict[str, Any], int | None], Counter[str]]] = {
     "sixty-six": _sixty_six_hidden,
     "bura": _bura_hidden,
+    "kozel-bura": _kozel_bura_hidden,
 }
 SCORE_INVARIANTS: dict[str, Callable[[dict[str, Any], dict[str, Any]], None]] = {
     "sixty-six": _sixty_six_score,
     "bura": _bura_score,
+    "kozel-bura": _kozel_bura_score,
 }
 
 

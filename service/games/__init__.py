@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from service.games.base import Game
 from service.games.bura import Bura
+from service.games.kozel_bura import KozelBura
 from service.games.sixty_six import SixtySix
 
 GAMES: dict[str, Game] = {
     "sixty-six": SixtySix(),
     "bura": Bura(),
+    "kozel-bura": KozelBura(),
 }

@@ -1,0 +1,136 @@
+"""Kozel-bura («Козёл-бура»), shared/rules/kozel-bura.md: the game object of the registry."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from service.cards import SeedStream
+from service.errors import HandNotFinished, InvalidMatch, InvalidState
+from service.games.base import DealSetup, Event, GameInfo, Wire
+from service.games.kozel_bura import rules
+from service.games.kozel_bura.rules import Match, Move, Options
+from service.games.kozel_bura.schemas import SCHEMAS
+from service.games.multi_trick import wire
+from service.games.multi_trick.engine import CARD_VALUES, State
+
+INFO = GameInfo(
+    id="kozel-bura", name_en="Kozel-bura", name_ru="Козёл-бура", player_counts=(2, 3, 4, 5),
+    default_players=2, deck="36 cards (A 10 K Q J 9 8 7 6 of each suit), or 32 without the sixes",
+    card_values=CARD_VALUES, move_types=tuple(SCHEMAS.moves), reasons=rules.RULES,
+    event_types=SCHEMAS.event_types,
+    options={name: getattr(Options(), name) for name in Options.__dataclass_fields__},
+    out_of_turn_moves=("molodka",),
+)
+
+
+def _match(match: Wire | None, *, seats: int, dealer: int, at: str) -> Match:
+    if match is None:
+        return Match((0,) * seats, 1, False, None, dealer)
+    wire.check_match_seats(match, "penalties", seats)
+    if match["over"] or match["losers"] is not None or match["winner"] is not None:
+        raise InvalidMatch("/match/over", "the match is over: deal a new one without a match")
+    if match["next_dealer"] != dealer:
+        raise InvalidMatch(at, f"the match says seat {match['next_dealer']} deals this hand")
+    return Match(tuple(match["penalties"]), match["multiplier"], False, None, dealer)
+
+
+def _result_wire(state: State) -> Wire:
+    outcome = rules.result(state)
+    return {"reason": outcome.reason, "winner": outcome.winner,
+            "points": [state.points(s) for s in range(state.seats)]}
+
+
+class KozelBura:
+    info = INFO
+    schemas = SCHEMAS
+
+    def deal(self, setup: DealSetup, stream: SeedStream) -> State:
+        options = Options(**{**setup.options, "players": setup.players})
+        dealer = setup.dealer
+        if dealer is None:
+            dealer = setup.match["next_dealer"] if setup.match is not None else 0
+        if dealer >= setup.players:
+            raise InvalidState("/dealer", f"seats are 0..{setup.players - 1}")
+        _match(setup.match, seats=setup.players, dealer=dealer, at="/dealer")
+        return rules.deal(players=setup.players, dealer=dealer, options=options, stream=stream)
+
+    def load_state(self, state: Wire) -> State:
+        options = Options(**state.get("options", {}))
+        if options.players != state["seats"]:
+            raise InvalidState("/options/players", "players must equal seats")
+        loaded = wire.load(state, options=options, deck=rules.DECKS[options.deck],
+                           variant=rules.variant(options))
+        _check_phase(loaded)
+        wire.check_derived(state, {
+            "status": "finished" if loaded.phase == "over" else "in_progress", "trump": loaded.trump,
+            "points": [loaded.points(s) for s in range(loaded.seats)],
+            "result": _result_wire(loaded) if loaded.ending else None,
+        })
+        return loaded
+
+    def dump_state(self, state: State) -> Wire:
+        options = {name: getattr(state.options, name) for name in Options.__dataclass_fields__}
+        dumped = wire.dump(state, game="kozel-bura", options=options, with_passes=False)
+        dumped["result"] = _result_wire(state) if state.ending else None
+        return dumped
+
+    def load_move(self, move: Wire) -> Move:
+        loaded = wire.load_trick_move(move)
+        if loaded is None:  # the schema admits only lead, molodka and respond
+            raise InvalidState("/move/type", "unknown move type")
+        return loaded
+
+    def dump_move(self, move: Move) -> Wire:
+        return wire.dump_trick_move(move)
+
+    def to_move(self, state: State) -> int | None:
+        return state.to_move
+
+    def check(self, state: State, move: Move) -> None:
+        rules.check(state, move)
+
+    def apply(self, state: State, move: Move) -> tuple[State, list[Event]]:
+        return rules.apply(state, move)
+
+    def candidate_moves(self, state: State, seat: int) -> Iterable[Move]:
+        return rules.candidate_moves(state, seat)
+
+    def view(self, state: State, seat: int | None) -> Wire:
+        public = {k: v for k, v in self.dump_state(state).items()
+                  if k not in ("stock", "hands", "won", "trick", "trump_card", "points")}
+        return wire.view(state, seat, public=public, face_down_play=False)
+
+    def score(self, state: State, match: Wire | None) -> Wire:
+        if state.ending is None:
+            raise HandNotFinished("/state/phase", "the hand is not over: play it out first")
+        before = _match(match, seats=state.seats, dealer=state.dealer, at="/match/next_dealer")
+        after = rules.match_after(before, state)
+        losers = after.losers
+        return {
+            "hand": {**_result_wire(state), "penalties": list(rules.penalties(state, before.multiplier)),
+                     "multiplier": before.multiplier},
+            "match": {"penalties": list(after.penalties), "multiplier": after.multiplier,
+                      "over": after.over, "losers": None if losers is None else list(losers),
+                      "winner": None if losers is None else
+                      [s for s in range(state.seats) if s not in losers],
+                      "next_dealer": after.next_dealer},
+        }
+
+
+def _check_phase(state: State) -> None:
+    """§6: over exactly with an ending; a bura ends the hand; played out means every card played."""
+    played_out = not state.stock and not any(state.hands) and state.trick is None
+    ending = state.ending
+    if (state.phase == "over") != (ending is not None) or (state.phase == "over") != (state.to_move is None):
+        raise InvalidState("/phase", "the phase is over exactly when the hand has an ending")
+    if ending is None:
+        holders = [s for s in range(state.seats) if rules.has_bura(state, state.hands[s])]
+        if holders:
+            raise InvalidState(f"/hands/{holders[0]}", "this hand is a bura: the hand would be over")
+        if played_out:
+            raise InvalidState("/phase", "every card is played: the hand is over")
+    elif ending.kind == "bura":
+        if ending.seat is None or not rules.has_bura(state, state.hands[ending.seat]):
+            raise InvalidState("/ending", "the winner's hand is not a bura")
+    elif not played_out or ending.seat is not None:
+        raise InvalidState("/ending", "played_out means every card is played, with no seat")

@@ -1,0 +1,150 @@
+"""Kozel-bura: shared/rules/kozel-bura.md. Tricks come from the Bura-family engine; this module
+adds the four-card hands, the automatic bura (four trumps or four aces), the played-out count,
+and the penalty-point match."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from service.cards import Card, SeedStream, deck, shuffle
+from service.errors import IllegalMove
+from service.games.base import Event
+from service.games.multi_trick import engine
+from service.games.multi_trick.engine import Ending, Lead, Molodka, Respond, State, Variant
+
+HAND_SIZE = 4
+DECKS: dict[int, tuple[Card, ...]] = {
+    36: deck(("6", "7", "8", "9", "10", "J", "Q", "K", "A")),
+    32: deck(("7", "8", "9", "10", "J", "Q", "K", "A")),
+}
+CLAIM_POINTS = 31  # §7.2: a loser with 31 or more pays the smallest penalty
+
+RULES: dict[str, str] = {
+    "hand_finished": "§4.2 no move once the hand is over",
+    "wrong_phase": "§4.2 the move does not fit the moment (lead or answer)",
+    "not_your_turn": "§4.2 only the seat to act may move (molodka excepted)",
+    "card_not_in_hand": "§4.2 cards must be in the hand, each once",
+    "bad_card_count": "§4.2a a lead is one card, or three with triple_lead; answer as many",
+    "lead_mixed_suits": "§4.2a three cards led are of one suit",
+    "does_not_beat": "§5.1 to beat, the cards must beat the winning set one for one",
+    "option_disabled": "§8 a molodka needs triple_lead",
+    "not_a_molodka": "§4.2b a molodka is three cards of one suit",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    players: int = 2
+    deck: int = 36
+    triple_lead: bool = False
+    egg_compounding: bool = False
+    penalty_limit: int = 12
+
+
+def variant(options: Options) -> Variant:
+    return Variant(hand_size=HAND_SIZE, lead_sizes=(1, 3) if options.triple_lead else (1,),
+                   molodka=options.triple_lead, molodka_of_trumps=True, face_down_discards=False)
+
+
+Move = Lead | Molodka | Respond
+
+
+def has_bura(state: State, hand: tuple[Card, ...]) -> bool:
+    """§6.1: exactly four cards, all trumps or all four aces."""
+    return len(hand) == HAND_SIZE and (
+        all(c.suit == state.trump for c in hand) or all(c.rank == "A" for c in hand))
+
+
+def _bura_check(state: State, first: int) -> State:
+    """§6.1: seats examined clockwise from ``first``; the first with a bura wins at once."""
+    for step in range(state.seats):
+        seat = (first + step) % state.seats
+        if has_bura(state, state.hands[seat]):
+            return replace(state, phase="over", to_move=None, ending=Ending("bura", seat))
+    return state
+
+
+def deal(*, players: int, dealer: int, options: Options, stream: SeedStream) -> State:
+    return deal_from(shuffle(DECKS[options.deck], stream), players=players, dealer=dealer, options=options)
+
+
+def deal_from(cards: tuple[Card, ...], *, players: int, dealer: int, options: Options) -> State:
+    state = engine.deal(cards, seats=players, dealer=dealer, hand_size=HAND_SIZE, options=options)
+    return _bura_check(state, state.leader)
+
+
+def check(state: State, move: Move) -> None:
+    try:
+        if state.phase == "over":
+            engine.refuse("hand_finished", "the hand is over")
+        engine.check_trick_move(state, variant(state.options), move)
+    except IllegalMove as refusal:
+        raise IllegalMove(refusal.reason, refusal.message, RULES[refusal.reason]) from None
+
+
+def candidate_moves(state: State, seat: int) -> list[Move]:
+    return list(engine.candidate_trick_moves(state, variant(state.options), seat))
+
+
+def apply(state: State, move: Move) -> tuple[State, list[Event]]:
+    stock_before = len(state.stock)
+    state, events, taker = engine.apply_trick_move(state, variant(state.options), move)
+    if taker is None:
+        return state, events
+    if len(state.stock) < stock_before:
+        state = _bura_check(state, taker)
+    if state.ending is None and state.to_move is None:
+        state = replace(state, phase="over", ending=Ending("played_out"))
+    if state.ending is not None:
+        events.append(Event("hand_over", result(state).winner))
+    return state, events
+
+
+# --- scoring (§7) ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    reason: str
+    """``bura``, ``played_out`` (one seat has the most points) or ``eggs`` (a tie for the most)."""
+    winner: int | None
+
+
+def result(state: State) -> HandResult:
+    ending = state.ending
+    if ending is not None and ending.kind == "bura":
+        return HandResult("bura", ending.seat)
+    points = [state.points(s) for s in range(state.seats)]
+    best = [s for s, p in enumerate(points) if p == max(points)]
+    return HandResult("played_out", best[0]) if len(best) == 1 else HandResult("eggs", None)
+
+
+def penalties(state: State, multiplier: int) -> tuple[int, ...]:
+    """§7.2: 2, 4 or 6 times the multiplier for each loser; nothing after eggs."""
+    outcome = result(state)
+
+    def penalty(seat: int) -> int:
+        if outcome.winner is None or seat == outcome.winner:
+            return 0
+        if outcome.reason == "bura" or not state.won[seat]:
+            return 6 * multiplier
+        return (2 if state.points(seat) >= CLAIM_POINTS else 4) * multiplier
+
+    return tuple(penalty(s) for s in range(state.seats))
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    penalties: tuple[int, ...]
+    multiplier: int
+    over: bool
+    losers: tuple[int, ...] | None
+    next_dealer: int
+
+
+def match_after(match: Match, state: State) -> Match:
+    totals = tuple(a + b for a, b in zip(match.penalties, penalties(state, match.multiplier), strict=True))
+    eggs = result(state).reason == "eggs"
+    multiplier = (2 * match.multiplier if state.options.egg_compounding else 2) if eggs else 1
+    losers = tuple(s for s, p in enumerate(totals) if p >= state.options.penalty_limit)
+    return Match(totals, multiplier, bool(losers), losers or None, (state.dealer + 1) % state.seats)
