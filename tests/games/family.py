@@ -1,0 +1,64 @@
+"""Positions of the Bura family for the rule tables, built on the wire and loaded through the
+game, so that each one passes the consistency check."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from service.errors import IllegalMove
+
+
+def position(
+    game: Any,
+    deck: list[str],
+    *,
+    hands: list[str],
+    trump_card: str,
+    leader: int,
+    stock: str = "",
+    trick: list[tuple[int, str, bool]] | None = None,
+    won: list[str] | None = None,
+    rest_to: int = 0,
+    options: dict[str, Any] | None = None,
+    phase: str = "play",
+    to_move: int | str | None = "auto",
+    **extra: Any,
+) -> Any:
+    """Cards not placed anywhere go to seat ``rest_to``'s won pile (or to ``won`` if given)."""
+    seats = len(hands)
+    plays = [{"seat": s, "cards": c.split(), "beat": b, "face_down": False} for s, c, b in trick or []]
+    placed = [c for h in hands for c in h.split()] + stock.split() + [c for p in plays for c in p["cards"]]
+    if won is None:
+        won = [""] * seats
+        won[rest_to] = " ".join(c for c in deck if c not in placed)
+    if to_move == "auto":
+        to_move = _next_to_move(hands, leader, plays)
+    options = {"players": seats, **(options or {})}
+    wire = {
+        "game": game.info.id, "seats": seats, "dealer": (leader - 1) % seats, "to_move": to_move,
+        "options": options, "trump_card": trump_card, "stock": stock.split(),
+        "hands": [h.split() for h in hands], "won": [w.split() for w in won], "leader": leader,
+        "trick": {"leader": leader, "plays": plays} if plays else None, "phase": phase,
+        "last_taker": next((s for s, w in enumerate(won) if w.split()), None), **extra,
+    }
+    if plays and not options.get("open_play", game.info.id == "kozel-bura"):
+        for play in plays[1:]:
+            play["face_down"] = not play["beat"]
+    return game.load_state(wire)
+
+
+def _next_to_move(hands: list[str], leader: int, plays: list[dict[str, Any]]) -> int:
+    if not plays:
+        return leader
+    seats, played = len(hands), {p["seat"] for p in plays}
+    after = plays[-1]["seat"]
+    return next(s for s in ((after + k) % seats for k in range(1, seats))
+                if s not in played and hands[s].split())
+
+
+def refusal(game: Any, state: Any, move: Any) -> str | None:
+    try:
+        game.check(state, move)
+    except IllegalMove as error:
+        return error.reason
+    return None

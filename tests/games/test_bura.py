@@ -1,0 +1,242 @@
+"""Bura rule table: every numbered rule, decision and worked example of shared/rules/bura.md."""
+
+from __future__ import annotations
+
+import pytest
+
+from service.cards import cards, codes
+from service.games.bura import Bura, rules
+from service.games.bura.rules import Claim, Declare, Pass
+from service.games.multi_trick import engine
+from service.games.multi_trick.engine import Lead, Molodka, Respond
+from service.games.tricks import beats_set, draw_round
+from tests.games.family import position, refusal
+
+GAME = Bura()
+DECK = codes(rules.DECK)
+E1_DECK = cards("QD 7D 7H AC 6H 8C 8D KD JC QC AS 9D 8H 10S 6S 10D JD AH JS QH KS 8S JH 7S 10H QS AD "
+                "9C 10C 7C 9H 6D KH KC 9S 6C")
+
+
+def at(state, *moves):
+    for move in moves:
+        assert refusal(GAME, state, move) is None, move
+        state, _ = GAME.apply(state, move)
+    return state
+
+
+def lead(seat, text):
+    return Lead(seat, cards(text))
+
+
+def respond(seat, text, mode=None):
+    return Respond(seat, cards(text), mode)
+
+
+def e1():
+    return engine.deal(E1_DECK, seats=2, dealer=0, hand_size=3, options=rules.Options())
+
+
+def test_3_E1_deal():
+    state = e1()
+    assert codes(state.hands[1]) == ["QD", "7H", "6H"] and codes(state.hands[0]) == ["7D", "AC", "8C"]
+    assert state.trump_card.code == "8D" and state.trump == "D" and len(state.stock) == 30
+    assert codes(state.stock)[:3] == ["KD", "JC", "QC"] and state.stock[-1].code == "8D"
+    assert state.to_move == state.leader == 1
+
+
+def test_3_deal_every_player_count_leaves_36_minus_3n():
+    for n in range(2, 7):
+        state = engine.deal(rules.DECK, seats=n, dealer=n - 1, hand_size=3, options=rules.Options(players=n))
+        assert len(state.stock) == 36 - 3 * n and state.leader == 0
+        assert [len(h) for h in state.hands] == [3] * n
+
+
+def test_10_E2_first_trick_and_draw():
+    state = at(e1(), lead(1, "6H"), respond(0, "8C"))
+    assert state.won[1] == cards("6H 8C") and state.points(1) == 0
+    assert codes(state.hands[1]) == ["QD", "7H", "KD"] and codes(state.hands[0]) == ["7D", "AC", "JC"]
+    assert state.to_move == 1
+
+
+def test_10_E3_two_card_trump_lead():
+    state = at(e1(), lead(1, "6H"), respond(0, "8C"), lead(1, "QD KD"))
+    assert refusal(GAME, state, respond(0, "7D AC", "beat")) == "does_not_beat"
+    state = at(state, respond(0, "7D AC"))
+    assert state.points(1) == 18 and state.points(0) == 0 and len(state.stock) == 24
+    assert cards("QC 9D") == state.hands[1][-2:] and cards("AS 8H") == state.hands[0][-2:]
+
+
+def three_player_trick(answer):
+    """E4: trump H; seat 1 led KC 9C, seat 2 beat with 10C 7H; seat 0 holds AC 8H JC."""
+    state = position(GAME, DECK, hands=["AC 8H JC", "QS", "QD"], trump_card="6H", leader=1,
+                     trick=[(1, "KC 9C", True), (2, "10C 7H", True)], rest_to=1)
+    return at(state, respond(0, answer))
+
+
+def test_5_3_E4_beating_the_last_beater():
+    state = three_player_trick("AC 8H")
+    assert state.last_taker == 0 and state.points(0) == 25
+
+
+def test_5_3_E4_a_discard_leaves_the_trick_to_the_last_beater():
+    state = three_player_trick("AC JC")
+    assert state.last_taker == 2 and state.points(2) == 27
+
+
+def test_5_2_sets_are_matched_one_to_one_not_greedily():
+    assert beats_set(cards("8D 6H"), cards("KD 7D"), trump_suit="H", order=engine.RANK_ORDER)
+    assert not beats_set(cards("8D 6C"), cards("KD 7D"), trump_suit="H", order=engine.RANK_ORDER)
+
+
+def test_5_1_a_lower_trump_never_beats_a_higher_one():
+    assert not beats_set(cards("KS"), cards("10S"), trump_suit="S", order=engine.RANK_ORDER)
+
+
+def strict(hands, trump="6S", leader=0, **kw):
+    return position(GAME, DECK, hands=hands, trump_card=trump, leader=leader, **kw)
+
+
+ROWS = [
+    ("4.2a-E5a-lead_mixed_suits", strict(["AH AS 7C", "KD QD JD"]), lead(0, "AH AS"), "lead_mixed_suits"),
+    ("4.2a-lead_of_three_one_suit", strict(["AH KH 7H", "KD QD JD"]), lead(0, "AH KH 7H"), None),
+    ("4.2a-bad_card_count", strict(["AH KH 7H", "KD QD JD"]), Lead(0, ()), "bad_card_count"),
+    ("4.2a-not_your_turn", strict(["AH KH 7H", "KD QD JD"]), lead(1, "KD"), "not_your_turn"),
+    ("4.2a-card_not_in_hand", strict(["AH KH 7H", "KD QD JD"]), lead(0, "AS"), "card_not_in_hand"),
+    ("4.2a-card_named_twice", strict(["AH KH 7H", "KD QD JD"]), lead(0, "AH AH"), "card_not_in_hand"),
+    ("4.2c-E5b-bad_card_count", strict(["AH KH", "KD QD 9S"], trick=[(0, "7H 8H", True)], rest_to=1),
+     respond(1, "9S"), "bad_card_count"),
+    ("4.2c-any_cards_may_answer", strict(["AH KH", "KD QD 9S"], trick=[(0, "7H 8H", True)], rest_to=1),
+     respond(1, "KD 9S"), None),
+    ("4.2c-E5c-does_not_beat", strict(["AH", "KS"], trick=[(0, "10S", True)], rest_to=1),
+     respond(1, "KS", "beat"), "does_not_beat"),
+    ("4.2c-discard_even_when_able_to_beat", strict(["AH", "AS"], trick=[(0, "10S", True)], rest_to=1),
+     respond(1, "AS", "discard"), None),
+    ("4.2c-short_hand_answers_with_all", strict(["QH", "KD", "9C"], leader=0,
+                                                trick=[(0, "AH KH", True)], rest_to=1),
+     respond(1, "KD"), None),
+    ("4.2c-respond_out_of_turn", strict(["QH", "KD", "9C"], leader=0,
+                                        trick=[(0, "AH KH", True)], rest_to=1),
+     respond(2, "9C"), "not_your_turn"),
+    ("4.2c-lead_during_a_trick", strict(["AH", "AS"], trick=[(0, "10S", True)], rest_to=1),
+     lead(1, "AS"), "wrong_phase"),
+    ("4.2b-E8-molodka_out_of_turn", strict(["KH 9H 6H", "AD QD JD"], leader=1), Molodka(0, cards("KH 9H 6H")),
+     None),
+    ("4.2b-E8-molodka_after_the_lead", strict(["KH 9H 6H", "QD JD"], leader=1, trick=[(1, "AD", True)]),
+     Molodka(0, cards("KH 9H 6H")), "wrong_phase"),
+    ("4.2b-D10-three_trumps_are_no_molodka", strict(["KS 9S 7S", "AD QD JD"], leader=1),
+     Molodka(0, cards("KS 9S 7S")), "not_a_molodka"),
+    ("4.2b-molodka_of_two_suits", strict(["KH 9H 6D", "AD QD JD"], leader=1),
+     Molodka(0, cards("KH 9H 6D")), "not_a_molodka"),
+    ("4.2b-molodka_option_disabled", strict(["KH 9H 6H", "AD QD JD"], leader=1,
+                                            options={"molodka_out_of_turn": False}),
+     Molodka(0, cards("KH 9H 6H")), "option_disabled"),
+    ("4.2d-claim_on_turn", strict(["AH", "AS"]), Claim(0), None),
+    ("4.2d-claim_out_of_turn", strict(["AH", "AS"]), Claim(1), "not_your_turn"),
+    ("4.2e-E7-bura", strict(["6C AC 10C", "AD QD JD"], trump="9C"), Declare(0, "bura"), None),
+    ("4.2e-no_bura", strict(["6C AC 10D", "AH QD JD"], trump="9C"), Declare(0, "bura"), "no_combination"),
+    ("4.2e-E7-moscow", strict(["AS AH AD", "KD QD JD"]), Declare(0, "moscow"), None),
+    ("4.2e-E7-moscow_needs_trump_ace", strict(["AH AD AC", "KD QD JD"]), Declare(0, "moscow"),
+     "no_combination"),
+    ("4.2e-moscow_any_aces_option", strict(["AH AD AC", "KD QD JD"],
+                                           options={"moscow_requires_trump_ace": False}),
+     Declare(0, "moscow"), None),
+    ("4.2e-moscow_option_disabled", strict(["AS AH AD", "KD QD JD"], options={"moscow": False}),
+     Declare(0, "moscow"), "option_disabled"),
+    ("4.2e-declare_out_of_turn", strict(["AS AH AD", "KD QD JD"]), Declare(1, "moscow"), "not_your_turn"),
+    ("4.2f-pass_during_play", strict(["AH", "AS"]), Pass(0), "wrong_phase"),
+    ("4.2f-pass_in_final_round", strict(["", ""], phase="final_claims", to_move=0), Pass(0), None),
+    ("4.2f-lead_in_final_round", strict(["", ""], phase="final_claims", to_move=0), Claim(1),
+     "not_your_turn"),
+    ("4.2-hand_finished", strict(["AH", "AS"], phase="over", to_move=None,
+                                 ending={"kind": "claim", "seat": 0}), Claim(0), "hand_finished"),
+]
+
+
+@pytest.mark.parametrize(("state", "move", "expected"), [r[1:] for r in ROWS], ids=[r[0] for r in ROWS])
+def test_legality(state, move, expected):
+    assert refusal(GAME, state, move) == expected
+    if expected is None:
+        assert move in GAME.candidate_moves(state, move.seat) or isinstance(move, Respond)
+
+
+def test_every_reason_code_has_a_refused_row():
+    assert {r[3] for r in ROWS if r[3]} >= set(rules.RULES)
+
+
+def test_4_2b_E8_molodka_takes_the_lead():
+    state = at(strict(["KH 9H 6H", "AD QD JD"], leader=1), Molodka(0, cards("KH 9H 6H")))
+    assert state.trick.leader == 0 and state.leader == 0 and state.to_move == 1
+
+
+def test_4_2d_E6_claims():
+    false = strict(["AH", "7C"], won=["AS 10H KD QC JS 9C", " ".join(
+        c for c in DECK if c not in ["AS", "10H", "KD", "QC", "JS", "9C", "AH", "7C"])])
+    assert false.points(0) == 30
+    ended = at(false, Claim(0))
+    assert rules.result(ended) == rules.HandResult("claim_false", 0, (1,), (0,))
+    right = strict(["AH", "7C"], won=["AS 10H 10D 6C", " ".join(
+        c for c in DECK if c not in ["AS", "10H", "10D", "6C", "AH", "7C"])])
+    assert rules.result(at(right, Claim(0))) == rules.HandResult("claim_correct", 0, (0,), (1,))
+
+
+def test_7_2_false_claim_with_three_players_makes_every_other_seat_a_winner():
+    state = strict(["AH", "7C", "8C"], rest_to=2)
+    assert rules.result(at(state, Claim(0))) == rules.HandResult("claim_false", 0, (1, 2), (0,))
+
+
+def test_4_2e_E7_bura_wins_regardless_of_points():
+    state = at(strict(["6C AC 10C", "AD QD JD"], trump="9C", rest_to=1), Declare(0, "bura"))
+    assert rules.result(state).winners == (0,) and state.phase == "over"
+
+
+def test_5_4_E10_five_player_draw():
+    stock = cards("AC KC QC JC 10C 9C")
+    hands = [cards(c) for c in ("6H", "7H", "8H", "9H", "10H")]
+    _, after, draws = draw_round(stock, hands, first=3, hand_size=3)
+    assert [s for s, _ in draws] == [3, 4, 0, 1, 2, 3]
+    assert [len(h) for h in after] == [2, 2, 2, 3, 2]
+
+
+def test_6_final_claim_round_and_void_hand():
+    state = strict(["AH", "7C"], leader=0, rest_to=1)
+    state = at(state, lead(0, "AH"), respond(1, "7C"))
+    assert state.phase == "final_claims" and state.to_move == 0
+    state = at(state, Pass(0))
+    assert state.to_move == 1
+    state = at(state, Pass(1))
+    assert state.phase == "over" and rules.result(state).reason == "void"
+
+
+def test_6_reaching_31_does_not_end_the_hand():
+    state = strict(["AH KH", "7C 8C"], rest_to=0)
+    assert state.points(0) >= 31
+    state = at(state, lead(0, "AH"), respond(1, "7C"))
+    assert state.phase == "play"
+
+
+def test_7_3_E9_void_hand_value_carries():
+    void = at(strict(["", ""], phase="final_claims", to_move=0), Pass(0), Pass(1))
+    first = GAME.score(void, None)["match"]
+    assert first == {"match_scores": [0, 0], "void_streak": 1, "over": False, "winner": None,
+                     "next_dealer": 0 if void.dealer == 1 else 1, "next_leader": first["next_leader"]}
+    claimed = at(strict(["AH", "7C"], rest_to=0), Claim(0))
+    match = {**first, "next_dealer": claimed.dealer}
+    second = GAME.score(claimed, match)
+    assert second["hand"]["value"] == 2
+    assert second["match"]["match_scores"] == [2, 0] and second["match"]["void_streak"] == 0
+    assert second["match"]["next_dealer"] == 0
+
+
+def test_7_3_match_over_at_target():
+    claimed = at(strict(["AH", "7C"], rest_to=0), Claim(0))
+    match = {"match_scores": [10, 3], "void_streak": 0, "over": False, "winner": None,
+             "next_dealer": claimed.dealer, "next_leader": 0}
+    answer = GAME.score(claimed, match)["match"]
+    assert answer["over"] and answer["winner"] == [0] and answer["match_scores"] == [11, 3]
+
+
+def test_7_3_next_leader_last_trick_winner_option():
+    state = strict(["AH", "7C"], leader=0, rest_to=1, options={"next_leader": "last_trick_winner"})
+    state = at(state, lead(0, "AH"), respond(1, "7C"), Claim(0))
+    assert GAME.score(state, None)["match"]["next_leader"] == 0
