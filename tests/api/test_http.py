@@ -9,6 +9,7 @@ import pytest
 
 from service import create_app
 from service.config import Settings
+from service.games import GAMES
 
 P = "/v1/games/sixty-six"
 
@@ -144,3 +145,49 @@ def test_200_hands_over_http_with_deal_legal_moves_validate_score(client):
         scored = client.post(f"{P}/score", json={"state": state, "match": match})
         assert scored.status_code == 200, scored.json
         match = None if scored.json["match"]["over"] else scored.json["match"]
+
+
+def _play_over_http(client, game_id, players, seed, rng):
+    path = f"/v1/games/{game_id}"
+    state = client.post(f"{path}/deal", json={"seed": seed, "players": players}).json["state"]
+    while state["status"] == "in_progress":
+        moves = client.post(f"{path}/legal-moves", json={"state": state}).json["moves"]
+        answer = client.post(f"{path}/validate", json={"state": state, "move": rng.choice(moves)})
+        assert answer.status_code == 200 and answer.json["legal"], answer.json
+        state = answer.json["state"]
+    scored = client.post(f"{path}/score", json={"state": state})
+    assert scored.status_code == 200, scored.json
+    return state
+
+
+@pytest.mark.parametrize(("game_id", "players"), [
+    (game_id, n) for game_id, game in sorted(GAMES.items()) for n in game.info.player_counts])
+def test_random_hands_over_http_for_every_player_count(client, game_id, players):
+    rng = random.Random(f"{game_id}-{players}")
+    for n in range(8):
+        _play_over_http(client, game_id, players, f"{game_id}-{players}-{n}", rng)
+
+
+@pytest.mark.parametrize("game_id", ["bura", "kozel-bura"])
+def test_molodka_out_of_turn_over_http(client, game_id):
+    path = f"/v1/games/{game_id}"
+    options = {"triple_lead": True} if game_id == "kozel-bura" else {}
+    for n in range(200):
+        state = client.post(f"{path}/deal", json={"seed": f"m{n}", "options": options}).json["state"]
+        other = 1 - state["to_move"]
+        moves = client.post(f"{path}/legal-moves", json={"state": state, "seat": other}).json["moves"]
+        if moves:
+            break
+    else:
+        pytest.fail("no deal with a molodka in 200 seeds")
+    assert {m["type"] for m in moves} == {"molodka"}
+    answer = client.post(f"{path}/validate", json={"state": state, "move": moves[0]}).json
+    assert answer["legal"] and answer["state"]["trick"]["leader"] == other
+    lead = {**moves[0], "type": "lead"}
+    refused = client.post(f"{path}/validate", json={"state": state, "move": lead}).json
+    assert refused["reason"]["code"] == "not_your_turn"
+
+
+def test_games_list_names_every_game_in_russian(client):
+    names = {g["id"]: g["name_ru"] for g in client.get("/v1/games").json["games"]}
+    assert names["bura"] == "Бура" and names["kozel-bura"] == "Козёл-бура"
