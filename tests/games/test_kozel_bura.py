@@ -72,7 +72,7 @@ def test_5_1_E4_three_players_beat_the_current_winner():
 def test_10_E5_triple_lead_and_draw_order():
     hands = ["AD 10D 8D 7C", "KD 9D 7D 6C"]
     rest = [c for c in DECK36 if c not in " ".join(hands).split()]
-    stock = " ".join([c for c in rest if c != "6S"][:10] + ["6S"])
+    stock = " ".join([*[c for c in rest if c != "6S"][:10], "6S"])
     state = position(GAME, DECK36, hands=hands, stock=stock, trump_card="6S", leader=1, options=TRIPLE,
                      won=["", " ".join(c for c in rest if c not in stock.split())])
     after, events = GAME.apply(state, lead(1, "KD 9D 7D"))
