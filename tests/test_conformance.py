@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from marshmallow.validate import OneOf
 
 from service.cards import CARDS, SeedStream
 from service.games import GAMES
@@ -97,21 +98,55 @@ def _kozel_bura_score(state: dict[str, Any], answer: dict[str, Any]) -> None:
     assert answer["match"]["penalties"] == hand["penalties"]
 
 
+def _kozel_hidden(state: dict[str, Any], seat: int | None) -> Counter[str]:
+    hidden = Counter(state["undealt"])
+    for other, hand in enumerate(state["hands"]):
+        if other != seat:
+            hidden.update(hand)
+    hidden -= Counter(state["turned"])  # shown to everyone when trump was fixed
+    received = state["received_trump"]
+    if received and seat is not None and seat % 2 == state["to_move"] % 2:
+        hidden -= Counter([received])  # the giver knows the card it passed
+    return hidden
+
+
+def _kozel_score(state: dict[str, Any], answer: dict[str, Any]) -> None:
+    hand = answer["hand"]
+    assert sum(hand["points"]) == 120
+    if hand["qc_captured_team"] is None:
+        assert hand["eggs"] == (hand["points"] == [60, 60])
+        if not hand["eggs"]:
+            loser = hand["points"].index(min(hand["points"]))
+            assert hand["pairs_opened_this_hand"][loser] in (1, 2, 3)
+            assert hand["pairs_opened_this_hand"][1 - loser] == 0
+    assert answer["match"]["pairs_opened"] == hand["pairs_opened_this_hand"]
+
+
 # What each game hides from a seat, and what its score must satisfy.
 HIDDEN: dict[str, Callable[[dict[str, Any], int | None], Counter[str]]] = {
     "sixty-six": _sixty_six_hidden,
     "bura": _bura_hidden,
     "kozel-bura": _kozel_bura_hidden,
+    "kozel": _kozel_hidden,
 }
 SCORE_INVARIANTS: dict[str, Callable[[dict[str, Any], dict[str, Any]], None]] = {
     "sixty-six": _sixty_six_score,
     "bura": _bura_score,
     "kozel-bura": _kozel_bura_score,
+    "kozel": _kozel_score,
 }
 
 
 def random_options(game: Game, rng: random.Random) -> dict[str, Any]:
-    return {k: rng.random() < 0.5 if isinstance(v, bool) else v for k, v in game.info.options.items()}
+    """Every boolean option at random, every option with a closed set of values at random."""
+    options = dict(game.info.options)
+    for name, field in game.schemas.options._declared_fields.items():
+        choices = [v.choices for v in field.validators if isinstance(v, OneOf)]
+        if isinstance(options[name], bool):
+            options[name] = rng.random() < 0.5
+        elif choices and name != "players":
+            options[name] = rng.choice(list(choices[0]))
+    return options
 
 
 def deal(game: Game, seed: str, players: int, options: dict[str, Any]) -> Any:

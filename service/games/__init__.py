@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from service.games.base import Game
 from service.games.bura import Bura
+from service.games.kozel import Kozel
 from service.games.kozel_bura import KozelBura
 from service.games.sixty_six import SixtySix
 
@@ -11,4 +12,5 @@ GAMES: dict[str, Game] = {
     "sixty-six": SixtySix(),
     "bura": Bura(),
     "kozel-bura": KozelBura(),
+    "kozel": Kozel(),
 }

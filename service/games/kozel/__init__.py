@@ -1,0 +1,128 @@
+"""Kozel («Козёл»), shared/rules/kozel.md: the game object of the registry."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from service.cards import CARDS, SeedStream, codes
+from service.errors import HandNotFinished, InvalidMatch, InvalidState
+from service.games.base import DealSetup, Event, GameInfo, Wire
+from service.games.kozel import rules, wire
+from service.games.kozel.rules import (
+    TEAMS,
+    GiveBack,
+    GiveTrump,
+    Match,
+    Move,
+    NameTrump,
+    Pass,
+    Play,
+    State,
+)
+from service.games.kozel.schemas import SCHEMAS
+
+INFO = GameInfo(
+    id="kozel", name_en="Kozel", name_ru="Козёл", player_counts=(4,), default_players=4,
+    deck="32 cards, A K Q J 10 9 8 7 of each suit: " + " ".join(codes(rules.DECK)),
+    card_values=rules.CARD_VALUES, move_types=tuple(SCHEMAS.moves), reasons=rules.RULES,
+    event_types=SCHEMAS.event_types, options=wire.dump_options(rules.Options()),
+    variants=("turn_to_left", "three_cards", "first_card", "jack_of_clubs_first_deal"),
+)
+
+
+def _match(match: Wire | None, *, dealer: int, limit: int, at: str) -> Match:
+    if match is None:
+        return Match((0, 0), 1, False, None, dealer)
+    opened = (match["pairs_opened"][0], match["pairs_opened"][1])
+    if match["over"] or match["winner"] is not None or match["loser"] is not None:
+        raise InvalidMatch("/match/over", "the match is over: deal a new one without a match")
+    if max(opened) >= limit:
+        raise InvalidMatch("/match/pairs_opened", f"a team has opened {limit} pairs: the match is over")
+    if match["next_dealer"] != dealer:
+        raise InvalidMatch(at, f"the match says seat {match['next_dealer']} deals this hand")
+    return Match(opened, match["multiplier"], False, None, dealer)
+
+
+def _match_wire(match: Match, limit: int) -> Wire:
+    loser = None if match.loser is None else list(TEAMS[match.loser])
+    winner = None if match.loser is None else list(TEAMS[1 - match.loser])
+    return {
+        "pairs_opened": list(match.pairs_opened), "multiplier": match.multiplier, "over": match.over,
+        "winner": winner, "loser": loser, "next_dealer": match.next_dealer,
+        "pips_opened": [2 * p for p in match.pairs_opened],
+        "pairs_left": [max(0, limit - p) for p in match.pairs_opened],
+    }
+
+
+class Kozel:
+    info = INFO
+    schemas = SCHEMAS
+
+    def deal(self, setup: DealSetup, stream: SeedStream) -> State:
+        options = wire.load_options(setup.options)
+        dealer = setup.dealer
+        if dealer is None:
+            dealer = setup.match["next_dealer"] if setup.match is not None else 0
+        if dealer >= rules.SEATS:
+            raise InvalidState("/dealer", "Kozel has seats 0..3")
+        _match(setup.match, dealer=dealer, limit=options.pairs_to_lose, at="/dealer")
+        return rules.deal(dealer=dealer, options=options, first_deal=setup.match is None, stream=stream)
+
+    def load_state(self, state: Wire) -> State:
+        return wire.load_state(state)
+
+    def dump_state(self, state: State) -> Wire:
+        return wire.dump_state(state)
+
+    def load_move(self, move: Wire) -> Move:
+        kind, seat = move["type"], move["seat"]
+        if kind == "name_trump":
+            order = move.get("deal_order")
+            return NameTrump(seat, move.get("suit"), move.get("by_last", False),
+                             None if order is None else tuple(order))
+        if kind == "pass":
+            return Pass(seat)
+        card = CARDS[move["cards"][0]]
+        if kind == "give_trump":
+            return GiveTrump(seat, card)
+        if kind == "give_back":
+            return GiveBack(seat, card)
+        return Play(seat, card)
+
+    def dump_move(self, move: Move) -> Wire:
+        if isinstance(move, NameTrump):
+            return {"seat": move.seat, "type": "name_trump", "suit": move.suit, "by_last": move.by_last,
+                    "deal_order": None if move.deal_order is None else list(move.deal_order)}
+        if isinstance(move, Pass):
+            return {"seat": move.seat, "type": "pass"}
+        kind = {Play: "play", GiveTrump: "give_trump", GiveBack: "give_back"}[type(move)]
+        return {"seat": move.seat, "type": kind, "cards": [move.card.code]}
+
+    def to_move(self, state: State) -> int | None:
+        return state.to_move
+
+    def check(self, state: State, move: Move) -> None:
+        rules.check(state, move)
+
+    def apply(self, state: State, move: Move) -> tuple[State, list[Event]]:
+        return rules.apply(state, move)
+
+    def candidate_moves(self, state: State, seat: int) -> Iterable[Move]:
+        return rules.candidate_moves(state, seat)
+
+    def view(self, state: State, seat: int | None) -> Wire:
+        return wire.view(state, seat)
+
+    def score(self, state: State, match: Wire | None) -> Wire:
+        if state.phase != "over":
+            raise HandNotFinished("/state/phase", "the hand is not over: play it out first")
+        limit = state.options.pairs_to_lose
+        before = _match(match, dealer=state.dealer, limit=limit, at="/match/next_dealer")
+        outcome = rules.result(state, before.multiplier)
+        after = rules.match_after(before, state)
+        return {
+            "hand": {"points": list(outcome.points), "pairs_opened_this_hand": list(outcome.pairs),
+                     "eggs": outcome.eggs, "qc_captured_team": state.qc_captured_team,
+                     "multiplier": before.multiplier, "next_multiplier": outcome.next_multiplier},
+            "match": _match_wire(after, limit),
+        }

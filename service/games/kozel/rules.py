@@ -1,0 +1,421 @@
+"""Kozel: shared/rules/kozel.md, as pure functions on immutable states. Four players in two
+teams; the seven of clubs, every queen and every jack are permanent trumps and belong to the
+trump suit; trump is named in one of three ways (or by the jack of clubs in a match's first deal);
+a lone trump may be exchanged with the partner; the match is scored in pairs of pips."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from itertools import permutations
+from typing import NoReturn, TypeVar
+
+from service.cards import CARDS, Card, SeedStream, deck, shuffle
+from service.errors import IllegalMove
+from service.games.base import Event
+from service.games.tricks import card_points
+
+SEATS = 4
+HAND_SIZE = 8
+DECK: tuple[Card, ...] = deck(("7", "8", "9", "10", "J", "Q", "K", "A"))
+CARD_VALUES = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
+TEAMS = ((0, 2), (1, 3))
+SEVEN_OF_CLUBS, QUEEN_OF_CLUBS, JACK_OF_CLUBS = CARDS["7C"], CARDS["QC"], CARDS["JC"]
+PERMANENT_ORDER = tuple(CARDS[c] for c in ("7C", "QC", "QS", "QH", "QD", "JC", "JS", "JH", "JD"))
+PERMANENT = frozenset(PERMANENT_ORDER)
+SUIT_ORDER = ("A", "10", "K", "9", "8", "7")  # §2.2, the trump suit's own cards and plain suits
+
+RULES: dict[str, str] = {
+    "hand_finished": "§4 no move once the hand is over",
+    "wrong_phase": "§4 the move does not belong to this phase",
+    "not_your_turn": "§4 only the seat to move may act",
+    "card_not_in_hand": "§4 the card must be in the hand",
+    "must_follow_suit": "§4.1 follow the effective suit led",
+    "must_trump": "§4.1 void in the suit led, or trumps led: play a trump",
+    "bad_trump_naming": "§3.2/§3.4 name a suit, or (three cards) by_last, with a deal order",
+    "not_lone_trump": "§3.5 only a seat's single trump may be given",
+    "cannot_return_received": "§3.5 the partner gives back any card but the one received",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    trump_method: str = "turn_to_left"
+    jack_of_clubs_first_deal: bool = False
+    lone_trump_exchange: bool = True
+    queen_capture: str = "replace"
+    queen_capture_order: str = "any"
+    egg_compounding: bool = False
+    pairs_to_lose: int = 6
+
+
+def team_of(seat: int) -> int:
+    return seat % 2
+
+
+def partner(seat: int) -> int:
+    return (seat + 2) % SEATS
+
+
+def is_trump(card: Card, trump: str) -> bool:
+    return card in PERMANENT or card.suit == trump
+
+
+def effective_suit(card: Card, trump: str) -> str:
+    """§2.3: every trump belongs to the trump suit and to no other."""
+    return trump if is_trump(card, trump) else card.suit or ""
+
+
+def trump_strength(card: Card, trump: str) -> int:
+    if card in PERMANENT:
+        return 100 - PERMANENT_ORDER.index(card)
+    return len(SUIT_ORDER) - SUIT_ORDER.index(card.rank)
+
+
+def trick_winner(trick: tuple[tuple[int, Card], ...], trump: str) -> int:
+    """§5: the highest trump, else the highest card of the suit led."""
+    trumps = [(s, c) for s, c in trick if is_trump(c, trump)]
+    if trumps:
+        return max(trumps, key=lambda sc: trump_strength(sc[1], trump))[0]
+    led = trick[0][1].suit
+    followers = [(s, c) for s, c in trick if c.suit == led]
+    return max(followers, key=lambda sc: len(SUIT_ORDER) - SUIT_ORDER.index(sc[1].rank))[0]
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    options: Options
+    dealer: int
+    trump: str | None
+    phase: str
+    first_leader: int
+    hands: tuple[tuple[Card, ...], ...]
+    to_move: int | None
+    undealt: tuple[Card, ...] = ()
+    turned: tuple[Card, ...] = ()
+    """Cards shown to everyone while trump was fixed (turned to the left, the first card, by the last)."""
+    trick: tuple[tuple[int, Card], ...] = ()
+    won: tuple[tuple[Card, ...], ...] = ((), ())
+    exchange_done: tuple[bool, ...] = (False, False)
+    visit: int = 0
+    """How many seats the lone-trump exchange has visited, from the first leader."""
+    received_trump: Card | None = None
+    qc_captured_team: int | None = None
+    first_deal: bool = False
+    named_by: int | None = None
+
+    def points(self, team: int) -> int:
+        return card_points(self.won[team], CARD_VALUES)
+
+    @property
+    def tricks_played(self) -> int:
+        return (len(self.won[0]) + len(self.won[1])) // SEATS
+
+
+@dataclass(frozen=True, slots=True)
+class NameTrump:
+    seat: int
+    suit: str | None = None
+    by_last: bool = False
+    deal_order: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GiveTrump:
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class GiveBack:
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    seat: int
+    card: Card
+
+
+Move = NameTrump | GiveTrump | GiveBack | Pass | Play
+
+
+T = TypeVar("T")
+
+
+def _with(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
+    return (*values[:index], value, *values[index + 1:])
+
+
+# --- deal (§3) ---------------------------------------------------------------------------------
+
+
+def deal(*, dealer: int, options: Options, first_deal: bool, stream: SeedStream) -> State:
+    left = (dealer + 1) % SEATS
+    cards = shuffle(DECK, stream)
+    if options.jack_of_clubs_first_deal and first_deal:
+        hands = _singles(cards, left)
+        holder = next(s for s in range(SEATS) if JACK_OF_CLUBS in hands[s])
+        return State(options, dealer, None, "name_trump", holder, hands, holder, first_deal=True,
+                     named_by=holder)
+    if options.trump_method == "three_cards":
+        hands = _with(((),) * SEATS, left, cards[:3])
+        return State(options, dealer, None, "name_trump", left, hands, left, undealt=cards[3:],
+                     first_deal=first_deal, named_by=left)
+    if options.trump_method == "first_card":
+        state = State(options, dealer, cards[0].suit, "exchange", left, _singles(cards, left), left,
+                      turned=cards[:1], first_deal=first_deal)
+        return _start_exchange(state)
+    while (k := _turned_count(cards)) > HAND_SIZE:  # §3.1.2 misdeal: the stream goes on
+        cards = shuffle(DECK, stream)
+    state = State(options, dealer, cards[k - 1].suit, "exchange", left, _turn_to_left(cards, left, k),
+                  left, turned=cards[:k], first_deal=first_deal)
+    return _start_exchange(state)
+
+
+def _turned_count(cards: tuple[Card, ...]) -> int:
+    """§3.1.1: cards are turned until one that is not a permanent trump."""
+    return next(i + 1 for i, c in enumerate(cards) if c not in PERMANENT)
+
+
+def _turn_to_left(cards: tuple[Card, ...], left: int, k: int) -> tuple[tuple[Card, ...], ...]:
+    """§3.1: k cards to the left, then a k-card packet to each other seat clockwise, then singles."""
+    hands: list[list[Card]] = [[] for _ in range(SEATS)]
+    for packet in range(SEATS):
+        hands[(left + packet) % SEATS] += cards[packet * k:(packet + 1) * k]
+    for j, card in enumerate(cards[SEATS * k:]):
+        hands[(left + j) % SEATS].append(card)
+    return tuple(tuple(h) for h in hands)
+
+
+def _singles(cards: tuple[Card, ...], left: int) -> tuple[tuple[Card, ...], ...]:
+    return tuple(tuple(cards[j] for j in range(len(cards)) if (left + j) % SEATS == s) for s in range(SEATS))
+
+
+# --- legality (§3.2-§4.1) ----------------------------------------------------------------------
+
+
+def refuse(code: str, message: str) -> NoReturn:
+    raise IllegalMove(code, message, RULES[code])
+
+
+def check(state: State, move: Move) -> None:
+    if state.phase == "over":
+        refuse("hand_finished", "the hand is over")
+    expected = {NameTrump: "name_trump", GiveTrump: "exchange", GiveBack: "exchange",
+                Pass: "exchange", Play: "play"}[type(move)]
+    if state.phase != expected:
+        refuse("wrong_phase", f"the hand is in phase {state.phase}")
+    pending = state.received_trump is not None
+    if move.seat != state.to_move or (pending and isinstance(move, GiveTrump | Pass)):
+        refuse("not_your_turn", f"seat {state.to_move} is to move")
+    if isinstance(move, GiveBack) and not pending:
+        refuse("not_your_turn", "nothing was given to give back for")
+    if isinstance(move, NameTrump):
+        _check_naming(state, move)
+    elif not isinstance(move, Pass):
+        _check_card(state, move)
+
+
+def _check_naming(state: State, move: NameTrump) -> None:
+    three_cards = bool(state.undealt)
+    chose = (move.suit is not None) + move.by_last
+    if not three_cards and (move.by_last or move.deal_order is not None or move.suit is None):
+        refuse("bad_trump_naming", "the jack of clubs names a suit, and only a suit")
+    if three_cards and (chose != 1 or sorted(move.deal_order or ()) != [0, 1, 2, 3]):
+        refuse("bad_trump_naming", "name a suit or by_last, and a deal order of all four seats")
+
+
+def _check_card(state: State, move: GiveTrump | GiveBack | Play) -> None:
+    hand = state.hands[move.seat]
+    if move.card not in hand:
+        refuse("card_not_in_hand", f"{move.card.code} is not in seat {move.seat}'s hand")
+    trump = state.trump or ""
+    if isinstance(move, GiveTrump) and [c for c in hand if is_trump(c, trump)] != [move.card]:
+        refuse("not_lone_trump", "only a seat's single trump may be given")
+    if isinstance(move, GiveBack) and move.card is state.received_trump:
+        refuse("cannot_return_received", "give back any card but the trump just received")
+    if isinstance(move, Play) and state.trick:
+        _check_follow(hand, move.card, state.trick[0][1], trump)
+
+
+def _check_follow(hand: tuple[Card, ...], card: Card, lead: Card, trump: str) -> None:
+    """§4.1: follow the effective suit; void (or trumps led), a trump if any; no duty to beat."""
+    led = effective_suit(lead, trump)
+    if effective_suit(card, trump) == led:
+        return
+    if any(effective_suit(c, trump) == led for c in hand):
+        refuse("must_trump" if led == trump else "must_follow_suit", f"follow the {led} suit")
+    if not is_trump(card, trump) and any(is_trump(c, trump) for c in hand):
+        refuse("must_trump", "void in the suit led: play a trump")
+
+
+def candidate_moves(state: State, seat: int) -> list[Move]:
+    moves: list[Move] = [Play(seat, c) for c in state.hands[seat]]
+    moves += [GiveTrump(seat, c) for c in state.hands[seat]] + [GiveBack(seat, c) for c in state.hands[seat]]
+    moves.append(Pass(seat))
+    if state.undealt:
+        orders = list(permutations(range(SEATS)))
+        moves += [NameTrump(seat, suit, False, order) for suit in "CDHS" for order in orders]
+        moves += [NameTrump(seat, None, True, order) for order in orders]
+    else:
+        moves += [NameTrump(seat, suit) for suit in "CDHS"]
+    return moves
+
+
+# --- effects -----------------------------------------------------------------------------------
+
+
+def apply(state: State, move: Move) -> tuple[State, list[Event]]:
+    if isinstance(move, NameTrump):
+        return _name_trump(state, move)
+    if isinstance(move, GiveTrump):
+        hands = _move_card(state.hands, move.card, move.seat, partner(move.seat))
+        state = replace(state, hands=hands, received_trump=move.card, to_move=partner(move.seat))
+        return state, [Event("trump_given", move.seat)]
+    if isinstance(move, GiveBack):
+        giver = partner(move.seat)
+        hands = _move_card(state.hands, move.card, move.seat, giver)
+        done = _with(state.exchange_done, team_of(move.seat), True)
+        state = replace(state, hands=hands, received_trump=None, exchange_done=done, visit=state.visit + 1)
+        return _start_exchange(state), [Event("card_given_back", move.seat)]
+    if isinstance(move, Pass):
+        return _start_exchange(replace(state, visit=state.visit + 1)), [Event("passed", move.seat)]
+    return _play(state, move)
+
+
+def _move_card(
+    hands: tuple[tuple[Card, ...], ...], card: Card, giver: int, taker: int
+) -> tuple[tuple[Card, ...], ...]:
+    rest = list(hands[giver])
+    rest.remove(card)
+    hands = _with(hands, giver, tuple(rest))
+    return _with(hands, taker, (*hands[taker], card))
+
+
+def _name_trump(state: State, move: NameTrump) -> tuple[State, list[Event]]:
+    hands, undealt, turned = list(state.hands), list(state.undealt), state.turned
+    for seat in move.deal_order or ():
+        need = HAND_SIZE - len(hands[seat])
+        hands[seat], undealt = (*hands[seat], *undealt[:need]), undealt[need:]
+    trump = move.suit
+    if move.by_last:  # §3.2.4: the last card the naming seat received, by its printed suit
+        last = hands[move.seat][-1]
+        trump, turned = last.suit, (last,)
+    state = replace(state, hands=tuple(hands), undealt=(), trump=trump, turned=turned, phase="exchange",
+                    to_move=state.first_leader)
+    return _start_exchange(state), [Event("trump_named", move.seat, suit=trump)]
+
+
+def eligible(state: State, seat: int) -> bool:
+    """§3.5: exactly one trump, and the team has not exchanged yet this deal."""
+    trumps = sum(is_trump(c, state.trump or "") for c in state.hands[seat])
+    return trumps == 1 and not state.exchange_done[team_of(seat)]
+
+
+def _start_exchange(state: State) -> State:
+    """Visit seats from the first leader, skipping those that cannot exchange; then play."""
+    visit = state.visit
+    while state.options.lone_trump_exchange and visit < SEATS:
+        seat = (state.first_leader + visit) % SEATS
+        if eligible(state, seat):
+            return replace(state, phase="exchange", visit=visit, to_move=seat)
+        visit += 1
+    return replace(state, phase="play", visit=SEATS if state.options.lone_trump_exchange else 0,
+                   to_move=state.first_leader)
+
+
+def _play(state: State, move: Play) -> tuple[State, list[Event]]:
+    rest = list(state.hands[move.seat])
+    rest.remove(move.card)
+    trick = (*state.trick, (move.seat, move.card))
+    state = replace(state, hands=_with(state.hands, move.seat, tuple(rest)), trick=trick,
+                    to_move=(move.seat + 1) % SEATS)
+    events = [Event("card_played", move.seat, (move.card,))]
+    if len(trick) < SEATS:
+        return state, events
+    trump = state.trump or ""
+    winner = trick_winner(trick, trump)
+    team = team_of(winner)
+    cards = tuple(c for _, c in trick)
+    won = _with(state.won, team, (*state.won[team], *cards))
+    state = replace(state, trick=(), won=won, to_move=winner, qc_captured_team=_capture(state, trick))
+    events.append(Event("trick_won", winner, cards, card_points(cards, CARD_VALUES)))
+    if not any(state.hands):
+        state = replace(state, phase="over", to_move=None)
+        events.append(Event("hand_over", None))
+    return state, events
+
+
+def _capture(state: State, trick: tuple[tuple[int, Card], ...]) -> int | None:
+    """§5: the queen of clubs falls to the seven of clubs of the other team."""
+    played = {card: (index, seat) for index, (seat, card) in enumerate(trick)}
+    if QUEEN_OF_CLUBS not in played or SEVEN_OF_CLUBS not in played:
+        return state.qc_captured_team
+    (q_index, q_seat), (s_index, s_seat) = played[QUEEN_OF_CLUBS], played[SEVEN_OF_CLUBS]
+    if team_of(q_seat) == team_of(s_seat):
+        return state.qc_captured_team
+    if state.options.queen_capture_order == "seven_after_queen" and s_index < q_index:
+        return state.qc_captured_team
+    return team_of(q_seat)
+
+
+# --- scoring (§7) ------------------------------------------------------------------------------
+
+
+def base_pairs(points: int) -> int:
+    """§7.1: pairs the losers uncover for the winners' points."""
+    return 3 if points == 120 else 2 if points >= 91 else 1
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    points: tuple[int, int]
+    pairs: tuple[int, int]
+    """Pairs each team uncovers this hand."""
+    eggs: bool
+    next_multiplier: int
+
+
+def result(state: State, multiplier: int) -> HandResult:
+    points = (state.points(0), state.points(1))
+    capture, options = state.qc_captured_team, state.options
+    pairs = [0, 0]
+    eggs = points == (60, 60)
+    if capture is not None and options.queen_capture == "replace":
+        eggs = False
+    elif not eggs:
+        loser = 0 if points[0] < points[1] else 1
+        pairs[loser] = base_pairs(points[1 - loser]) * multiplier
+    if capture is not None:
+        pairs[capture] += 4 * multiplier
+    following = (2 * multiplier if options.egg_compounding else 2) if eggs else 1
+    return HandResult(points, (pairs[0], pairs[1]), eggs, following)
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    pairs_opened: tuple[int, int]
+    multiplier: int
+    over: bool
+    loser: int | None
+    """The losing team, or None (match on, or drawn)."""
+    next_dealer: int
+
+
+def match_after(match: Match, state: State) -> Match:
+    outcome = result(state, match.multiplier)
+    opened = (match.pairs_opened[0] + outcome.pairs[0], match.pairs_opened[1] + outcome.pairs[1])
+    limit = state.options.pairs_to_lose
+    over = max(opened) >= limit
+    loser = None
+    if over and opened[0] != opened[1]:
+        loser = 0 if opened[0] > opened[1] else 1
+    jack_deal = state.first_deal and state.options.jack_of_clubs_first_deal and state.named_by is not None
+    next_dealer = state.named_by if jack_deal and state.named_by is not None else (state.dealer + 1) % SEATS
+    return Match(opened, outcome.next_multiplier, over, loser, next_dealer)

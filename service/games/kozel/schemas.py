@@ -1,0 +1,167 @@
+"""Kozel on the wire (shared/rules/kozel.md §4, §7, §8)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+from service.api.fields import Card, CardList, StrictBoolean, StrictInteger
+from service.api.schemas import GameSchemas, Strict, one_of, seat
+from service.cards import codes
+from service.games.kozel import rules
+
+PREFIX = "Kozel"
+CODES = tuple(codes(rules.DECK))
+SUITS = ("C", "D", "H", "S")
+
+
+def _seat(**kwargs: Any) -> StrictInteger:
+    return seat(maximum=3, **kwargs)
+
+
+def _cards(**kwargs: Any) -> CardList:
+    return CardList(card_schema=f"{PREFIX}Card", codes=CODES, **kwargs)
+
+
+def _card(**kwargs: Any) -> Card:
+    return Card(card_schema=f"{PREFIX}Card", codes=CODES, **kwargs)
+
+
+def _per(count: int, field: fields.Field, **kwargs: Any) -> fields.List:
+    return fields.List(field, validate=validate.Length(count, count), **kwargs)
+
+
+def _team(**kwargs: Any) -> StrictInteger:
+    return StrictInteger(validate=validate.Range(0, 1), **kwargs)
+
+
+class KozelOptions(Strict):
+    """§8; every option may be omitted and takes its default."""
+
+    trump_method = one_of(["turn_to_left", "three_cards", "first_card"], load_default="turn_to_left")
+    jack_of_clubs_first_deal = StrictBoolean(load_default=False, metadata={
+        "description": "In a match's first deal (a deal without `match`) the JC holder names trump."})
+    lone_trump_exchange = StrictBoolean(load_default=True)
+    queen_capture = one_of(["replace", "add"], load_default="replace")
+    queen_capture_order = one_of(["any", "seven_after_queen"], load_default="any")
+    egg_compounding = StrictBoolean(load_default=False)
+    pairs_to_lose = StrictInteger(load_default=6, validate=validate.Range(1, 1000))
+
+
+class KozelTrickCard(Strict):
+    seat = _seat(required=True)
+    card = _card(required=True)
+
+
+class _Table(Strict):
+    game = one_of(["kozel"], required=True)
+    seats = one_of([4], required=True)
+    dealer = _seat(required=True)
+    to_move = _seat(required=True, allow_none=True)
+    status = one_of(["in_progress", "finished"], metadata={"description": "derived"})
+    options = fields.Nested(KozelOptions, load_default=dict)
+    teams = _per(2, _per(2, _seat()), metadata={"description": "always [[0, 2], [1, 3]]"})
+    trump = one_of(SUITS, required=True, allow_none=True, metadata={"description": "null until named"})
+    phase = one_of(["name_trump", "exchange", "play", "over"], required=True)
+    first_leader = _seat(required=True)
+    turned = _cards(load_default=list, max_items=9, metadata={
+        "description": "cards shown to all while trump was fixed"})
+    trick = fields.List(fields.Nested(KozelTrickCard), required=True, validate=validate.Length(0, 3))
+    won = _per(2, _cards(max_items=32), required=True, metadata={"description": "per team"})
+    points = _per(2, StrictInteger(validate=validate.Range(0, 120)), metadata={
+        "description": "per team; derived"})
+    tricks_played = StrictInteger(validate=validate.Range(0, 8), metadata={"description": "derived"})
+    exchange_done = _per(2, StrictBoolean(), load_default=lambda: [False, False])
+    visit = StrictInteger(load_default=0, validate=validate.Range(0, 4), metadata={
+        "description": "seats the lone-trump exchange has visited, from the first leader"})
+    qc_captured_team = _team(allow_none=True, load_default=None)
+    first_deal = StrictBoolean(load_default=False, metadata={"description": "the match's first deal"})
+    named_by = _seat(allow_none=True, load_default=None, metadata={
+        "description": "who names (named) trump: the dealer's left (three cards) or the JC holder"})
+
+
+class KozelState(_Table):
+    """A Kozel hand; derived fields may be left out, and must agree when sent."""
+
+    hands = _per(4, _cards(max_items=9), required=True)
+    undealt = _cards(load_default=list, max_items=29, metadata={
+        "description": "three-card method: the cards waiting for name_trump"})
+    received_trump = _card(allow_none=True, load_default=None, metadata={
+        "description": "the lone trump just given, while the partner's give_back is pending"})
+
+
+class KozelView(_Table):
+    seat = _seat(required=True, allow_none=True)
+    hand = _cards(required=True, allow_none=True, max_items=9)
+    hand_sizes = _per(4, StrictInteger(validate=validate.Range(0, 9)), required=True)
+    undealt_size = StrictInteger(required=True, validate=validate.Range(0, 29))
+    received_trump = _card(required=True, allow_none=True, metadata={
+        "description": "shown to the two partners of a pending exchange only"})
+
+
+class KozelNameTrump(Strict):
+    seat = _seat(required=True)
+    type = one_of(["name_trump"], required=True)
+    suit = one_of(SUITS, allow_none=True, load_default=None)
+    by_last = StrictBoolean(load_default=False, metadata={
+        "description": "three cards: the printed suit of the last card the namer receives"})
+    deal_order = fields.List(_seat(), allow_none=True, load_default=None,
+                             validate=validate.Length(4, 4), metadata={
+        "description": "three cards: the order in which the seats are dealt their packets"})
+
+
+def _card_move(name: str, kind: str, doc: str) -> type[ma.Schema]:
+    schema = Strict.from_dict({
+        "seat": _seat(required=True), "type": one_of([kind], required=True),
+        "cards": _cards(required=True, min_items=1, max_items=1)}, name=name)
+    schema.__doc__ = doc
+    return schema
+
+
+class KozelPass(Strict):
+    seat = _seat(required=True)
+    type = one_of(["pass"], required=True)
+
+
+MOVES: dict[str, type[ma.Schema]] = {
+    "play": _card_move("KozelPlay", "play", "Play a card."),
+    "name_trump": KozelNameTrump,
+    "give_trump": _card_move("KozelGiveTrump", "give_trump", "Pass the lone trump to the partner."),
+    "give_back": _card_move("KozelGiveBack", "give_back", "Give the partner a card back."),
+    "pass": KozelPass,
+}
+
+
+class KozelMatch(Strict):
+    """§7.2-7.3: pairs uncovered per team; pass it back to ``score`` and ``deal``."""
+
+    pairs_opened = _per(2, StrictInteger(validate=validate.Range(0, 100_000)), required=True)
+    multiplier = StrictInteger(required=True, validate=validate.Range(1, 1 << 20))
+    over = StrictBoolean(required=True)
+    winner = _per(2, _seat(), required=True, allow_none=True, metadata={"description": "a team"})
+    loser = _per(2, _seat(), required=True, allow_none=True, metadata={"description": "the goat"})
+    next_dealer = _seat(required=True)
+    pips_opened = _per(2, StrictInteger(validate=validate.Range(0, 200_000)), metadata={
+        "description": "derived: two pips a pair"})
+    pairs_left = _per(2, StrictInteger(validate=validate.Range(0, 1000)), metadata={
+        "description": "derived"})
+
+
+class KozelHandScore(Strict):
+    points = _per(2, StrictInteger(validate=validate.Range(0, 120)), required=True)
+    pairs_opened_this_hand = _per(2, StrictInteger(validate=validate.Range(0, 1 << 24)), required=True)
+    eggs = StrictBoolean(required=True)
+    qc_captured_team = _team(required=True, allow_none=True)
+    multiplier = StrictInteger(required=True, validate=validate.Range(1, 1 << 20))
+    next_multiplier = StrictInteger(required=True, validate=validate.Range(1, 1 << 21))
+
+
+SCHEMAS = GameSchemas(
+    prefix=PREFIX, card_codes=CODES, player_counts=(4,), state=KozelState, moves=MOVES,
+    options=KozelOptions, match=KozelMatch, view=KozelView, hand_score=KozelHandScore,
+    reasons=tuple(rules.RULES),
+    event_types=("trump_named", "trump_given", "card_given_back", "passed", "card_played",
+                 "trick_won", "hand_over"),
+)
