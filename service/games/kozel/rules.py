@@ -156,8 +156,16 @@ def _with(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
 
 
 def deal(*, dealer: int, options: Options, first_deal: bool, stream: SeedStream) -> State:
+    """A misdeal (§3.1.2) is dealt again from the same seeded stream, so it stays reproducible."""
+    while (state := deal_from(shuffle(DECK, stream), dealer=dealer, options=options,
+                              first_deal=first_deal)) is None:
+        pass
+    return state
+
+
+def deal_from(cards: tuple[Card, ...], *, dealer: int, options: Options, first_deal: bool) -> State | None:
+    """The deal of §3 from a shuffled deck, top first; None for a misdeal."""
     left = (dealer + 1) % SEATS
-    cards = shuffle(DECK, stream)
     if options.jack_of_clubs_first_deal and first_deal:
         hands = _singles(cards, left)
         holder = next(s for s in range(SEATS) if JACK_OF_CLUBS in hands[s])
@@ -171,8 +179,9 @@ def deal(*, dealer: int, options: Options, first_deal: bool, stream: SeedStream)
         state = State(options, dealer, cards[0].suit, "exchange", left, _singles(cards, left), left,
                       turned=cards[:1], first_deal=first_deal)
         return _start_exchange(state)
-    while (k := _turned_count(cards)) > HAND_SIZE:  # §3.1.2 misdeal: the stream goes on
-        cards = shuffle(DECK, stream)
+    k = _turned_count(cards)
+    if k > HAND_SIZE:
+        return None
     state = State(options, dealer, cards[k - 1].suit, "exchange", left, _turn_to_left(cards, left, k),
                   left, turned=cards[:k], first_deal=first_deal)
     return _start_exchange(state)

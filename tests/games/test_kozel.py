@@ -1,0 +1,283 @@
+"""Kozel rule table: every numbered rule, decision and worked example of shared/rules/kozel.md."""
+
+from __future__ import annotations
+
+import pytest
+
+from service.cards import CARDS, SeedStream, cards, codes
+from service.errors import IllegalMove, InvalidState
+from service.games.kozel import Kozel, rules, wire
+from service.games.kozel.rules import GiveBack, GiveTrump, NameTrump, Options, Pass, Play
+
+GAME = Kozel()
+DECK = codes(rules.DECK)
+E1 = cards("QH JC 9S 7C 8C 9C 10C QC KC AC 7D 8D 9D 10D JD QD KD AD 7H 8H 9H 10H JH KH AH 7S 8S 10S "
+           "JS QS KS AS")
+
+
+def refusal(state, move):
+    try:
+        rules.check(state, move)
+    except IllegalMove as error:
+        return error.reason
+    return None
+
+
+def at(state, *moves):
+    for move in moves:
+        assert refusal(state, move) is None, move
+        state, _ = rules.apply(state, move)
+    return state
+
+
+def playing(trump, follower_hand, *, lead, leader=0, options=None):
+    """Seat ``leader`` has led ``lead``; the next seat holds ``follower_hand``; the other hands are
+    filled from the remaining cards; all other cards are taken by team 0."""
+    n = len(follower_hand.split())
+    follower = (leader + 1) % 4
+    pool = [c for c in DECK if c not in [*follower_hand.split(), lead]]
+    hands = [[] for _ in range(4)]
+    hands[follower] = follower_hand.split()
+    for seat in ((leader + 2) % 4, (leader + 3) % 4, leader):
+        size = n - 1 if seat == leader else n
+        hands[seat], pool = pool[:size], pool[size:]
+    state = {"game": "kozel", "seats": 4, "dealer": 3, "to_move": follower, "trump": trump,
+             "phase": "play", "first_leader": 0, "hands": hands,
+             "trick": [{"seat": leader, "card": lead}], "won": [pool, []], "options": options or {}}
+    return wire.load_state(state)
+
+
+ROWS = [
+    ("4.1-E3-QH_is_no_heart", playing("S", "QH 7H KC", lead="AH"), Play(1, CARDS["QH"]), "must_follow_suit"),
+    ("4.1-E3-follow_7H", playing("S", "QH 7H KC", lead="AH"), Play(1, CARDS["7H"]), None),
+    ("4.1-E3-KC_refused", playing("S", "QH 7H KC", lead="AH"), Play(1, CARDS["KC"]), "must_follow_suit"),
+    ("4.1-E3-void_must_trump", playing("S", "QH KC", lead="AH"), Play(1, CARDS["KC"]), "must_trump"),
+    ("4.1-E3-void_trump_QH", playing("S", "QH KC", lead="AH"), Play(1, CARDS["QH"]), None),
+    ("4.1-E3-no_trump_any_card", playing("S", "KC 9D", lead="AH"), Play(1, CARDS["9D"]), None),
+    ("4.1-E4-clubs_without_7C", playing("D", "7C KC 8H", lead="AC"), Play(1, CARDS["7C"]),
+     "must_follow_suit"),
+    ("4.1-E4-KC", playing("D", "7C KC 8H", lead="AC"), Play(1, CARDS["KC"]), None),
+    ("4.1-E4-7C_is_the_only_trump", playing("D", "7C 8H", lead="AC"), Play(1, CARDS["8H"]), "must_trump"),
+    ("4.1-E4-7C", playing("D", "7C 8H", lead="AC"), Play(1, CARDS["7C"]), None),
+    ("4.1-E5-trump_led", playing("H", "9H AS", lead="JD"), Play(1, CARDS["AS"]), "must_trump"),
+    ("4.1-E5-9H", playing("H", "9H AS", lead="JD"), Play(1, CARDS["9H"]), None),
+    ("4.1-E5-QS", playing("H", "QS AS", lead="JD"), Play(1, CARDS["AS"]), "must_trump"),
+    ("4.1-E5-either", playing("H", "AS KC", lead="JD"), Play(1, CARDS["KC"]), None),
+    ("4.1-no_duty_to_beat", playing("H", "7H AH", lead="KH"), Play(1, CARDS["7H"]), None),
+    ("4-not_your_turn", playing("H", "7H AH", lead="KH"), Play(2, CARDS["7H"]), "not_your_turn"),
+    ("4-card_not_in_hand", playing("H", "7H AH", lead="KH"), Play(1, CARDS["QC"]), "card_not_in_hand"),
+    ("4-wrong_phase", playing("H", "7H AH", lead="KH"), Pass(1), "wrong_phase"),
+]
+
+
+def test_2_1_D1_fifteen_trumps_fourteen_with_clubs():
+    assert sum(rules.is_trump(c, "H") for c in rules.DECK) == 15
+    assert sum(rules.is_trump(c, "C") for c in rules.DECK) == 14
+    assert not rules.is_trump(CARDS["7H"], "S") and rules.is_trump(CARDS["7C"], "S")
+
+
+def test_2_2_trump_order():
+    order = ["7C", "QC", "QS", "QH", "QD", "JC", "JS", "JH", "JD", "AH", "10H", "KH", "9H", "8H", "7H"]
+    strengths = [rules.trump_strength(CARDS[c], "H") for c in order]
+    assert strengths == sorted(strengths, reverse=True) and len(set(strengths)) == 15
+
+
+def test_3_1_E1_turn_to_left():
+    state = rules.deal_from(E1, dealer=0, options=Options(), first_deal=False)
+    assert [codes(h) for h in state.hands] == [h.split() for h in (
+        "AC 7D 8D QD 8H KH 10S AS", "QH JC 9S 9D KD 9H AH JS",
+        "7C 8C 9C 10D AD 10H 7S QS", "10C QC KC JD 7H JH 8S KS")]
+    assert state.trump == "S" and codes(state.turned) == ["QH", "JC", "9S"]
+    assert state.phase == "play" and state.to_move == 1 == state.first_leader  # no lone trump
+
+
+def test_3_1_2_misdeal_and_a_reproducible_redeal():
+    permanent = ["7C", "QC", "QS", "QH", "QD", "JC", "JS", "JH"]
+    misdeal = cards(" ".join(permanent + [c for c in DECK if c not in permanent]))
+    assert rules.deal_from(misdeal, dealer=0, options=Options(), first_deal=False) is None
+    one = rules.deal(dealer=0, options=Options(), first_deal=False, stream=SeedStream("s"))
+    two = rules.deal(dealer=0, options=Options(), first_deal=False, stream=SeedStream("s"))
+    assert one == two
+
+
+def test_3_2_E11_three_cards_by_last():
+    state = rules.deal_from(E1, dealer=0, options=Options(trump_method="three_cards"), first_deal=False)
+    assert state.phase == "name_trump" and codes(state.hands[1]) == ["QH", "JC", "9S"]
+    state = at(state, NameTrump(1, None, True, (3, 0, 1, 2)))
+    assert [codes(h) for h in state.hands] == [h.split() for h in (
+        "8D 9D 10D JD QD KD AD 7H", "QH JC 9S 8H 9H 10H JH KH",
+        "AH 7S 8S 10S JS QS KS AS", "7C 8C 9C 10C QC KC AC 7D")]
+    assert state.trump == "H" and state.first_leader == 1
+
+
+def test_3_2_name_a_suit():
+    state = rules.deal_from(E1, dealer=0, options=Options(trump_method="three_cards"), first_deal=False)
+    state = at(state, NameTrump(1, "D", False, (1, 2, 3, 0)))
+    assert state.trump == "D" and all(len(h) in (7, 8, 9) for h in state.hands)
+
+
+@pytest.mark.parametrize(("move", "expected"), [
+    (NameTrump(1, "D", True, (1, 2, 3, 0)), "bad_trump_naming"),
+    (NameTrump(1, None, False, (1, 2, 3, 0)), "bad_trump_naming"),
+    (NameTrump(1, "D", False, None), "bad_trump_naming"),
+    (NameTrump(1, "D", False, (1, 1, 3, 0)), "bad_trump_naming"),
+    (NameTrump(2, "D", False, (1, 2, 3, 0)), "not_your_turn"),
+    (Play(1, CARDS["QH"]), "wrong_phase"),
+])
+def test_3_2_naming_refusals(move, expected):
+    state = rules.deal_from(E1, dealer=0, options=Options(trump_method="three_cards"), first_deal=False)
+    assert refusal(state, move) == expected
+
+
+def test_3_3_E12_first_card():
+    deck = cards("9S QH JC " + " ".join(c for c in DECK if c not in ("9S", "QH", "JC")))
+    state = rules.deal_from(deck, dealer=0, options=Options(trump_method="first_card"), first_deal=False)
+    assert state.trump == "S" and state.hands[1][0].code == "9S" and state.first_leader == 1
+
+
+def test_3_4_jack_of_clubs_names_leads_and_deals_next():
+    options = Options(jack_of_clubs_first_deal=True)
+    state = rules.deal_from(E1, dealer=0, options=options, first_deal=True)
+    holder = next(s for s in range(4) if CARDS["JC"] in state.hands[s])
+    assert state.phase == "name_trump" and state.to_move == holder == state.first_leader
+    assert refusal(state, NameTrump(holder, None, True, None)) == "bad_trump_naming"
+    state = at(state, NameTrump(holder, "D"))
+    assert state.trump == "D" and state.first_leader == holder
+    assert rules.deal_from(E1, dealer=0, options=options, first_deal=False).phase != "name_trump"
+
+
+def exchange_e10():
+    hands = ["KC QC 9D 8D 7D KD 10C 9C", "AS 10S KS 9S AD 10D 8C 9H",
+             "JC JS QS QD QH JH JD 7C", "AC AH 10H KH 8H 7H 8S 7S"]
+    state = {"game": "kozel", "seats": 4, "dealer": 0, "to_move": 1, "trump": "H", "phase": "exchange",
+             "first_leader": 1, "hands": [h.split() for h in hands], "trick": [], "won": [[], []]}
+    return wire.load_state(state)
+
+
+def test_3_5_E10_lone_trump_exchange():
+    state = exchange_e10()
+    assert refusal(state, GiveTrump(1, CARDS["AS"])) == "not_lone_trump"
+    state = at(state, GiveTrump(1, CARDS["9H"]))
+    assert state.to_move == 3 and CARDS["9H"] in state.hands[3]
+    assert refusal(state, GiveBack(3, CARDS["9H"])) == "cannot_return_received"
+    assert refusal(state, Pass(3)) == "not_your_turn"
+    state = at(state, GiveBack(3, CARDS["AC"]))
+    assert CARDS["AC"] in state.hands[1] and CARDS["9H"] not in state.hands[1]
+    assert state.exchange_done == (False, True)
+    # visiting goes on: seat 2 holds many trumps, seat 3's team has exchanged, seat 0 holds QC alone
+    assert state.phase == "exchange" and state.to_move == 0
+    state = at(state, Pass(0))
+    assert state.phase == "play" and state.to_move == 1
+
+
+def test_3_5_pass_ends_the_visit():
+    state = at(exchange_e10(), Pass(1))
+    assert state.to_move == 0 and state.exchange_done == (False, False)
+    state = at(state, Pass(0))
+    assert state.phase == "play" and state.to_move == 1
+
+
+def test_5_E2_permanent_trumps_win():
+    trick = ((1, CARDS["KS"]), (2, CARDS["AS"]), (3, CARDS["QD"]), (0, CARDS["7H"]))
+    assert rules.trick_winner(trick, "H") == 3
+    assert sum(rules.CARD_VALUES[c.rank] for _, c in trick) == 18
+
+
+def test_5_plain_trick_goes_to_the_highest_of_the_suit_led():
+    trick = ((0, CARDS["9D"]), (1, CARDS["AS"]), (2, CARDS["10D"]), (3, CARDS["AC"]))
+    assert rules.trick_winner(trick, "H") == 2
+
+
+@pytest.mark.parametrize(("state", "move", "expected"), [r[1:] for r in ROWS], ids=[r[0] for r in ROWS])
+def test_legality(state, move, expected):
+    assert refusal(state, move) == expected
+
+
+def test_every_reason_code_is_refused_somewhere():
+    assert {r[3] for r in ROWS if r[3]} | {"hand_finished", "bad_trump_naming", "not_lone_trump",
+                                            "cannot_return_received"} >= set(rules.RULES)
+
+
+def test_4_hand_finished():
+    state = finished(70)
+    assert refusal(state, Play(0, CARDS["AS"])) == "hand_finished"
+
+
+def finished(points0, *, capture=None, options=None):
+    """A played-out hand in which team 0 took ``points0`` card points."""
+    pool = sorted(rules.DECK, key=lambda c: -rules.CARD_VALUES[c.rank])
+    team0, need = [], points0
+    for card in pool:
+        value = rules.CARD_VALUES[card.rank]
+        if 0 < value <= need and need - value != 1:
+            team0.append(card.code)
+            need -= value
+    assert need == 0
+    zeros = [c.code for c in pool if rules.CARD_VALUES[c.rank] == 0 and c.code not in team0]
+    while len(team0) % 4:
+        team0.append(zeros.pop())
+    team1 = [c for c in DECK if c not in team0]
+    state = {"game": "kozel", "seats": 4, "dealer": 0, "to_move": None, "trump": "H", "phase": "over",
+             "first_leader": 1, "hands": [[], [], [], []], "trick": [], "won": [team0, team1],
+             "qc_captured_team": capture, "options": options or {}}
+    return wire.load_state(state)
+
+
+@pytest.mark.parametrize(("points0", "pairs"), [
+    (95, (0, 2)), (120, (0, 3)), (61, (0, 1)), (90, (0, 1)), (91, (0, 2)), (25, (2, 0)), (59, (1, 0)),
+], ids=["E6-95", "E6-120", "E6-61", "E6-90", "E6-91", "E6-25", "E6-59"])
+def test_7_1_E6_point_results(points0, pairs):
+    assert rules.result(finished(points0), 1).pairs == pairs
+
+
+def test_7_1_E7_eggs_double_the_next_hand():
+    eggs = rules.result(finished(60), 1)
+    assert eggs.eggs and eggs.pairs == (0, 0) and eggs.next_multiplier == 2
+    after = rules.result(finished(70), 2)
+    assert after.pairs == (0, 2) and after.next_multiplier == 1
+
+
+def test_7_1_egg_compounding():
+    assert rules.result(finished(60, options={"egg_compounding": True}), 2).next_multiplier == 4
+
+
+def test_7_1_E8_queen_of_clubs_captured():
+    assert rules.result(finished(80, capture=0), 1).pairs == (4, 0)
+    assert rules.result(finished(80, capture=0, options={"queen_capture": "add"}), 1).pairs == (4, 1)
+    replaced_eggs = rules.result(finished(60, capture=1), 1)
+    assert replaced_eggs.pairs == (0, 4) and not replaced_eggs.eggs
+
+
+def test_5_capture_needs_opposite_teams_and_order_option():
+    state = playing("H", "7C AH", lead="QC", leader=0)
+    state = at(state, Play(1, CARDS["7C"]))
+    for seat in (2, 3):
+        move = next(m for m in rules.candidate_moves(state, seat)
+                    if isinstance(m, Play) and refusal(state, m) is None)
+        state = at(state, move)
+    assert state.qc_captured_team == 0
+    ordered = playing("H", "QC AH", lead="7C", leader=0,
+                      options={"queen_capture_order": "seven_after_queen"})
+    ordered = at(ordered, Play(1, CARDS["QC"]))
+    for seat in (2, 3):
+        move = next(m for m in rules.candidate_moves(ordered, seat)
+                    if isinstance(m, Play) and refusal(ordered, m) is None)
+        ordered = at(ordered, move)
+    assert ordered.qc_captured_team is None
+
+
+def test_7_3_E9_match_end():
+    state = finished(45)
+    match = {"pairs_opened": [5, 2], "multiplier": 1, "over": False, "winner": None, "loser": None,
+             "next_dealer": 0}
+    answer = GAME.score(state, match)["match"]
+    assert answer["pairs_opened"] == [6, 2] and answer["pips_opened"] == [12, 4]
+    assert answer["over"] and answer["loser"] == [0, 2] and answer["winner"] == [1, 3]
+    assert answer["pairs_left"] == [0, 4] and answer["next_dealer"] == 1
+
+
+def test_inconsistent_states_are_refused():
+    state = wire.dump_state(rules.deal_from(E1, dealer=0, options=Options(), first_deal=False))
+    state["hands"][0][0] = state["hands"][1][0]
+    with pytest.raises(InvalidState):
+        wire.load_state(state)
