@@ -191,3 +191,30 @@ def test_molodka_out_of_turn_over_http(client, game_id):
 def test_games_list_names_every_game_in_russian(client):
     names = {g["id"]: g["name_ru"] for g in client.get("/v1/games").json["games"]}
     assert names["bura"] == "Бура" and names["kozel-bura"] == "Козёл-бура"
+
+
+@pytest.mark.parametrize("method", ["turn_to_left", "three_cards", "first_card", "jack_of_clubs"])
+def test_kozel_over_http_under_every_trump_method_until_a_side_loses(client, method):
+    path = "/v1/games/kozel"
+    options = ({"jack_of_clubs_first_deal": True} if method == "jack_of_clubs"
+               else {"trump_method": method})
+    rng, match = random.Random(method), None
+    for n in range(60):
+        body = {"seed": f"{method}-{n}", "options": options, **({"match": match} if match else {})}
+        state = client.post(f"{path}/deal", json=body).json["state"]
+        while state["status"] == "in_progress":
+            moves = client.post(f"{path}/legal-moves", json={"state": state}).json["moves"]
+            answer = client.post(f"{path}/validate", json={"state": state, "move": rng.choice(moves)})
+            assert answer.status_code == 200 and answer.json["legal"], answer.json
+            state = answer.json["state"]
+        scored = client.post(f"{path}/score", json={"state": state, "match": match})
+        assert scored.status_code == 200, scored.json
+        match = scored.json["match"]
+        if match["over"]:
+            assert match["loser"] in ([0, 2], [1, 3], None)
+            if match["loser"] is not None:
+                loser_team = 0 if match["loser"] == [0, 2] else 1
+                assert match["pairs_opened"][loser_team] >= 6 and match["pairs_left"][loser_team] == 0
+            break
+    else:
+        pytest.fail("no side lost in 60 hands")
