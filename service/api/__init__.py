@@ -71,4 +71,5 @@ def init_api(app: Flask, settings: Settings, games: dict[str, Game]) -> Api:
     for game in games.values():
         api.register_blueprint(game_blueprint(Blueprint, game, parser))
     app.register_blueprint(docs.blueprint(api.spec.to_dict))
+    parser.compile_expected()  # before gunicorn forks its workers (preload_app)
     return api

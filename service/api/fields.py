@@ -28,10 +28,13 @@ class StrictInteger(ma.fields.Integer):
 
 
 class StrictBoolean(ma.fields.Boolean):
-    """``true`` or ``false`` only; marshmallow's Boolean would take 0, 1, "yes"..."""
+    """``true`` or ``false`` only; marshmallow's Boolean would take 0, 1, "yes"... (and a set
+    ``{True}`` still lets 1 in, since 1 == True)."""
 
-    truthy: set[object] = {True}
-    falsy: set[object] = {False}
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> bool:
+        if value is True or value is False:
+            return value
+        raise self.make_error("invalid", input=value)
 
 
 class CardList(ma.fields.Field):

@@ -1,9 +1,10 @@
-"""Request bodies: read, parsed with orjson, and checked by validators compiled (fastjsonschema)
-from the very JSON Schemas that the marshmallow schemas put into the OpenAPI document.
+"""Request bodies: read, parsed with orjson, and checked against the very JSON Schemas that the
+marshmallow schemas put into the OpenAPI document.
 
-So the contract has one source, the schemas, and a request costs one compiled pass instead of a
-marshmallow load with a field object per card. Failures become problem details with a JSON
-pointer to the offending field.
+So the contract has one source, the schemas. A valid body costs one pass of jsonschema-rs (a few
+µs, against ~100 µs for fastjsonschema and several hundred for a marshmallow load with a field per
+card). Only an invalid body pays for fastjsonschema, whose first error is turned into a problem
+detail with a JSON pointer to the offending field.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 import fastjsonschema
+import jsonschema_rs
 import orjson
 from flask import Request, request
 from webargs.flaskparser import FlaskParser
@@ -33,22 +35,35 @@ class CompiledValidators:
 
     def __init__(self, components: Callable[[], Components]) -> None:
         self._components = components
+        self._fast: dict[str, Any] = {}
         self._compiled: dict[str, Validator] = {}
 
+    def _document(self, name: str) -> dict[str, Any]:
+        return {"$ref": f"#/components/schemas/{name}", "components": {"schemas": self._components()}}
+
     def __getitem__(self, name: str) -> Validator:
+        """The slow validator that explains failures (fastjsonschema, compiled on first use)."""
         if name not in self._compiled:
-            schemas = self._components()
-            document = {"$ref": f"#/components/schemas/{name}", "components": {"schemas": schemas}}
-            self._compiled[name] = fastjsonschema.compile(document, use_default=True)
+            self._compiled[name] = fastjsonschema.compile(self._document(name), use_default=False)
         return self._compiled[name]
 
+    def compile(self, name: str) -> None:
+        if name not in self._fast:
+            self._fast[name] = jsonschema_rs.validator_for(self._document(name))
+
     def validate(self, name: str, data: Any) -> Any:
+        self.compile(name)
+        fast = self._fast[name]
+        if fast.is_valid(data):
+            return data
         try:
-            return self[name](data)
+            self[name](data)
         except fastjsonschema.JsonSchemaValueException as error:
-            raise SchemaViolation(
-                "the request body does not match the schema", (self._locate(error, data),)
-            ) from None
+            located = self._locate(error, data)
+        else:  # the two validators disagree: report jsonschema-rs's own first error
+            first = next(iter(fast.iter_errors(data)))
+            located = FieldError(_pointer([str(p) for p in first.instance_path]), first.message)
+        raise SchemaViolation("the request body does not match the schema", (located,))
 
     def _locate(self, error: fastjsonschema.JsonSchemaValueException, body: Any) -> FieldError:
         """The most precise pointer and message for a schema failure."""
@@ -118,6 +133,15 @@ class CompiledParser(FlaskParser):
         super().__init__()
         self.validators = validators
         self.max_bytes = max_bytes
+        self.expected: list[str] = []
+
+    def expect(self, *schemas: type) -> None:
+        """Request schemas to compile once every path is in the spec (``compile_expected``)."""
+        self.expected += [schema.__name__ for schema in schemas]
+
+    def compile_expected(self) -> None:
+        for name in self.expected:
+            self.validators.compile(name)
 
     def parse(self, argmap: Any, req: Request | None = None, **kwargs: Any) -> Any:
         schema = argmap if isinstance(argmap, type) else type(argmap)

@@ -98,6 +98,7 @@ def game_blueprint(blueprint_class: Any, game: Game, parser: CompiledParser) -> 
     bp = blueprint_class(info.id, __name__, url_prefix=f"/v1/games/{info.id}",
                          description=f"{info.name_en} ({info.name_ru}).")
     bp.ARGUMENTS_PARSER = parser
+    parser.expect(env.deal_in, env.validate_in, env.legal_moves_in, env.view_in, env.score_in)
     errors = _documented_errors(bp, 400, 413, 415)
 
     def seat_in_range(seat: int | None, body: Wire) -> None:
@@ -117,7 +118,7 @@ def game_blueprint(blueprint_class: Any, game: Game, parser: CompiledParser) -> 
     def deal(body: Wire) -> Response:
         """Deal a hand, reproducibly from the seed (shuffle v1, see the README)."""
         seed = body.get("seed") or secrets.token_hex(16)
-        players, dealer = body["players"], body.get("dealer")
+        players, dealer = body.get("players", info.default_players), body.get("dealer")
         if dealer is not None and dealer >= players:
             raise InvalidState("/dealer", f"the dealer must be a seat 0..{players - 1}")
         setup = DealSetup(players, dealer, body.get("options", {}), body.get("match"))
