@@ -249,7 +249,12 @@ def deal_from(cards: tuple[Card, ...], dealer: int, options: Options) -> State:
 
 
 def check(state: State, move: Move) -> None:
-    """Raise ``IllegalMove`` with the first failing rule, in the rules file's order."""
+    """Raise ``IllegalMove`` with the first failing rule, in the rules file's order (§4.4 and
+    §4.5 name the disabled option before the finished hand)."""
+    if isinstance(move, ExchangeTrump) and not state.options.allow_trump_nine_exchange:
+        _refuse(Reason.OPTION_DISABLED, "option allow_trump_nine_exchange is off")
+    if isinstance(move, Claim) and not state.options.allow_claim:
+        _refuse(Reason.OPTION_DISABLED, "option allow_claim is off")
     if state.finished:
         _refuse(Reason.HAND_FINISHED, "the hand is finished")
     if isinstance(move, Play):
@@ -333,8 +338,6 @@ def _check_close(state: State, move: Close) -> None:
 
 
 def _check_exchange(state: State, move: ExchangeTrump) -> None:
-    if not state.options.allow_trump_nine_exchange:
-        _refuse(Reason.OPTION_DISABLED, "option allow_trump_nine_exchange is off")
     _check_lead_action(state, move.seat)
     if state.stock_closed_by is not None:
         _refuse(Reason.STOCK_CLOSED, "the stock is closed")
@@ -351,8 +354,6 @@ def _trump_nine(state: State) -> Card:
 
 
 def _check_claim(state: State, move: Claim) -> None:
-    if not state.options.allow_claim:
-        _refuse(Reason.OPTION_DISABLED, "option allow_claim is off")
     _check_lead_action(state, move.seat)
     suit = move.marriage_suit
     if suit is not None and not _holds_marriage(state.hands[move.seat], suit):
