@@ -63,9 +63,9 @@ def _detail(info: GameInfo) -> Wire:
 def lean(bp: Any, schema: type | None = None) -> Any:
     """Keep what flask-smorest's decorators documented, drop their per-request wrappers.
 
-    Every view returns its own ``Response``, so the response wrappers have nothing to do, and the
-    body is parsed by the compiled parser directly rather than through webargs: the decorated
-    chain costs more than the rules themselves. Place it right under ``@bp.route``.
+    Every view returns its own ``Response``, so the response wrappers would only pass it through,
+    and the body is parsed by the compiled parser directly rather than through webargs. Place it
+    right under ``@bp.route``.
     """
     def decorate(documented: Any) -> Any:
         view = inspect.unwrap(documented)
