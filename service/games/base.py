@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any, Protocol
 
 from service.cards import Card, SeedStream
@@ -71,6 +72,15 @@ class DealSetup:
     options: Wire
     match: Wire | None
 
+    def dealing_seat(self) -> int:
+        """The dealer asked for, else the match's next dealer, else seat 0; 422 unless a seat."""
+        asked = self.dealer is not None
+        dealer = self.dealer if self.dealer is not None else (self.match or {}).get("next_dealer", 0)
+        if dealer >= self.players:
+            where = "/dealer" if asked else "/match/next_dealer"
+            raise InvalidState(where, f"seats are 0..{self.players - 1}")
+        return int(dealer)
+
 
 class Game(Protocol):
     """The interface of a registered game. ``State`` and ``Move`` are the game's own types."""
@@ -105,6 +115,25 @@ class Game(Protocol):
 
     def score(self, state: Any, match: Wire | None) -> Wire:
         """``{"hand": ..., "match": ...}``; raises ``HandNotFinished`` or ``InvalidMatch``."""
+
+
+class RulesDelegate:
+    """The rules half of the Game interface, handed to the game's pure rules module: every game
+    package has a ``rules`` module with ``check``, ``apply`` and ``candidate_moves``."""
+
+    rules: ModuleType
+
+    def to_move(self, state: Any) -> int | None:
+        return state.to_move  # type: ignore[no-any-return]
+
+    def check(self, state: Any, move: Any) -> None:
+        self.rules.check(state, move)
+
+    def apply(self, state: Any, move: Any) -> tuple[Any, list[Event]]:
+        return self.rules.apply(state, move)  # type: ignore[no-any-return]
+
+    def candidate_moves(self, state: Any, seat: int) -> Iterable[Any]:
+        return self.rules.candidate_moves(state, seat)  # type: ignore[no-any-return]
 
 
 def check_deck(full_deck: Sequence[Card], zones: Iterable[tuple[str, Sequence[Card]]]) -> None:

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from service.cards import SeedStream, codes
 from service.errors import HandNotFinished, InvalidMatch, InvalidState
-from service.games.base import DealSetup, Event, GameInfo, Wire
+from service.games.base import DealSetup, GameInfo, RulesDelegate, Wire
 from service.games.bura import rules
 from service.games.bura.rules import Claim, Declare, Match, Move, Options, Pass
 from service.games.bura.schemas import SCHEMAS
@@ -56,17 +54,14 @@ def _result_wire(state: State) -> Wire:
             "losers": list(outcome.losers), "points": [state.points(s) for s in range(state.seats)]}
 
 
-class Bura:
+class Bura(RulesDelegate):
+    rules = rules
     info = INFO
     schemas = SCHEMAS
 
     def deal(self, setup: DealSetup, stream: SeedStream) -> State:
         options = _options(setup.options, setup.players)
-        dealer = setup.dealer
-        if dealer is None:
-            dealer = setup.match["next_dealer"] if setup.match is not None else 0
-        if dealer >= setup.players:
-            raise InvalidState("/dealer", f"seats are 0..{setup.players - 1}")
+        dealer = setup.dealing_seat()
         match = _match(setup.match, seats=setup.players, dealer=dealer, target=options.target_games,
                        at="/dealer")
         leader = match.next_leader if setup.match is not None else None
@@ -105,18 +100,6 @@ class Bura:
         if isinstance(move, Declare):
             return {"seat": move.seat, "type": "declare", "combination": move.combination}
         return {"seat": move.seat, "type": "claim" if isinstance(move, Claim) else "pass"}
-
-    def to_move(self, state: State) -> int | None:
-        return state.to_move
-
-    def check(self, state: State, move: Move) -> None:
-        rules.check(state, move)
-
-    def apply(self, state: State, move: Move) -> tuple[State, list[Event]]:
-        return rules.apply(state, move)
-
-    def candidate_moves(self, state: State, seat: int) -> Iterable[Move]:
-        return rules.candidate_moves(state, seat)
 
     def view(self, state: State, seat: int | None) -> Wire:
         public = {k: v for k, v in self.dump_state(state).items()

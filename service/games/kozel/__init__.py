@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from service.cards import CARDS, SeedStream, codes
-from service.errors import HandNotFinished, InvalidMatch, InvalidState
-from service.games.base import DealSetup, Event, GameInfo, Wire
+from service.errors import HandNotFinished, InvalidMatch
+from service.games.base import DealSetup, GameInfo, RulesDelegate, Wire
 from service.games.kozel import rules, wire
 from service.games.kozel.rules import (
     TEAMS,
@@ -54,17 +52,14 @@ def _match_wire(match: Match, limit: int) -> Wire:
     }
 
 
-class Kozel:
+class Kozel(RulesDelegate):
+    rules = rules
     info = INFO
     schemas = SCHEMAS
 
     def deal(self, setup: DealSetup, stream: SeedStream) -> State:
         options = wire.load_options(setup.options)
-        dealer = setup.dealer
-        if dealer is None:
-            dealer = setup.match["next_dealer"] if setup.match is not None else 0
-        if dealer >= rules.SEATS:
-            raise InvalidState("/dealer", "Kozel has seats 0..3")
+        dealer = setup.dealing_seat()
         _match(setup.match, dealer=dealer, limit=options.pairs_to_lose, at="/dealer")
         return rules.deal(dealer=dealer, options=options, first_deal=setup.match is None, stream=stream)
 
@@ -97,18 +92,6 @@ class Kozel:
             return {"seat": move.seat, "type": "pass"}
         kind = {Play: "play", GiveTrump: "give_trump", GiveBack: "give_back"}[type(move)]
         return {"seat": move.seat, "type": kind, "cards": [move.card.code]}
-
-    def to_move(self, state: State) -> int | None:
-        return state.to_move
-
-    def check(self, state: State, move: Move) -> None:
-        rules.check(state, move)
-
-    def apply(self, state: State, move: Move) -> tuple[State, list[Event]]:
-        return rules.apply(state, move)
-
-    def candidate_moves(self, state: State, seat: int) -> Iterable[Move]:
-        return rules.candidate_moves(state, seat)
 
     def view(self, state: State, seat: int | None) -> Wire:
         return wire.view(state, seat)

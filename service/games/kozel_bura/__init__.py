@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from service.cards import SeedStream
 from service.errors import HandNotFinished, InvalidMatch, InvalidState
-from service.games.base import DealSetup, Event, GameInfo, Wire
+from service.games.base import DealSetup, GameInfo, RulesDelegate, Wire
 from service.games.kozel_bura import rules
 from service.games.kozel_bura.rules import Match, Move, Options
 from service.games.kozel_bura.schemas import SCHEMAS
@@ -40,17 +38,14 @@ def _result_wire(state: State) -> Wire:
             "points": [state.points(s) for s in range(state.seats)]}
 
 
-class KozelBura:
+class KozelBura(RulesDelegate):
+    rules = rules
     info = INFO
     schemas = SCHEMAS
 
     def deal(self, setup: DealSetup, stream: SeedStream) -> State:
         options = Options(**{**setup.options, "players": setup.players})
-        dealer = setup.dealer
-        if dealer is None:
-            dealer = setup.match["next_dealer"] if setup.match is not None else 0
-        if dealer >= setup.players:
-            raise InvalidState("/dealer", f"seats are 0..{setup.players - 1}")
+        dealer = setup.dealing_seat()
         _match(setup.match, seats=setup.players, dealer=dealer, at="/dealer")
         return rules.deal(players=setup.players, dealer=dealer, options=options, stream=stream)
 
@@ -82,18 +77,6 @@ class KozelBura:
 
     def dump_move(self, move: Move) -> Wire:
         return wire.dump_trick_move(move)
-
-    def to_move(self, state: State) -> int | None:
-        return state.to_move
-
-    def check(self, state: State, move: Move) -> None:
-        rules.check(state, move)
-
-    def apply(self, state: State, move: Move) -> tuple[State, list[Event]]:
-        return rules.apply(state, move)
-
-    def candidate_moves(self, state: State, seat: int) -> Iterable[Move]:
-        return rules.candidate_moves(state, seat)
 
     def view(self, state: State, seat: int | None) -> Wire:
         public = {k: v for k, v in self.dump_state(state).items()

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from service.cards import CARDS, SeedStream, codes
 from service.errors import HandNotFinished, InvalidMatch
-from service.games.base import DealSetup, Event, GameInfo, Wire
+from service.games.base import DealSetup, GameInfo, RulesDelegate, Wire
 from service.games.sixty_six import rules, wire
 from service.games.sixty_six.rules import Claim, Close, ExchangeTrump, Move, Party, Play, State
 from service.games.sixty_six.schemas import SCHEMAS
@@ -51,18 +49,14 @@ def _party_wire(party: Party) -> Wire:
     }
 
 
-class SixtySix:
+class SixtySix(RulesDelegate):
+    rules = rules
     info = INFO
     schemas = SCHEMAS
 
     def deal(self, setup: DealSetup, stream: SeedStream) -> State:
         options = wire.load_options(setup.options)
-        dealer = setup.dealer
-        if setup.match is not None and dealer is None:
-            dealer = setup.match["next_dealer"]
-        dealer = 0 if dealer is None else dealer
-        if dealer > 1:
-            raise InvalidMatch("/dealer", "Sixty-six has seats 0 and 1")
+        dealer = setup.dealing_seat()
         _party(setup.match, dealer=dealer, target=options.party_target, at="/dealer")
         return rules.deal(dealer, options, stream)
 
@@ -90,18 +84,6 @@ class SixtySix:
             return {"seat": move.seat, "type": "claim", "marriage_suit": move.marriage_suit}
         kind = "close" if isinstance(move, Close) else "exchange_trump"
         return {"seat": move.seat, "type": kind}
-
-    def to_move(self, state: State) -> int | None:
-        return state.to_move
-
-    def check(self, state: State, move: Move) -> None:
-        rules.check(state, move)
-
-    def apply(self, state: State, move: Move) -> tuple[State, list[Event]]:
-        return rules.apply(state, move)
-
-    def candidate_moves(self, state: State, seat: int) -> Iterable[Move]:
-        return rules.candidate_moves(state, seat)
 
     def view(self, state: State, seat: int | None) -> Wire:
         return wire.view(state, seat)
