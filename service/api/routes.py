@@ -121,6 +121,24 @@ def _load_state(game: Game, body: Wire) -> Any:
         raise error.within("/state") from None
 
 
+def _examples(game: Game) -> dict[str, Wire]:
+    """Request examples for the document: a real deal (seed "example") and, for ``score``, that
+    hand played out by always taking the first legal move."""
+    dealt = game.deal(DealSetup(game.info.default_players, None, {}, None), SeedStream("example"))
+    state, seat = game.dump_state(dealt), game.to_move(dealt)
+    move = game.dump_move(moves_of(game, dealt, seat)[0]) if seat is not None else None
+    finished = dealt
+    while (to_move := game.to_move(finished)) is not None:
+        finished, _ = game.apply(finished, moves_of(game, finished, to_move)[0])
+    return {
+        "deal": {"seed": "example", "players": game.info.default_players},
+        "validate": {"state": state, "move": move},
+        "legal_moves": {"state": state},
+        "view": {"state": state, "seat": 0},
+        "score": {"state": game.dump_state(finished)},
+    }
+
+
 def game_blueprint(blueprint_class: Any, game: Game, parser: CompiledParser) -> Any:
     """The six paths of one game, with that game's schemas."""
     info, env = game.info, envelopes(game.schemas)
@@ -129,6 +147,7 @@ def game_blueprint(blueprint_class: Any, game: Game, parser: CompiledParser) -> 
     bp.ARGUMENTS_PARSER = parser
     parser.expect(env.deal_in, env.validate_in, env.legal_moves_in, env.view_in, env.score_in)
     errors = _documented_errors(bp, 400, 413, 415)
+    example = _examples(game)
 
     def seat_in_range(seat: int | None, body: Wire) -> None:
         if seat is not None and seat >= body["state"]["seats"]:
@@ -143,7 +162,7 @@ def game_blueprint(blueprint_class: Any, game: Game, parser: CompiledParser) -> 
 
     @bp.route("/deal", methods=["POST"])
     @lean(bp, env.deal_in)
-    @bp.arguments(env.deal_in)
+    @bp.arguments(env.deal_in, example=example["deal"])
     @bp.response(200, env.deal_out)
     @errors
     def deal(body: Wire) -> Response:
@@ -159,7 +178,7 @@ def game_blueprint(blueprint_class: Any, game: Game, parser: CompiledParser) -> 
 
     @bp.route("/validate", methods=["POST"])
     @lean(bp, env.validate_in)
-    @bp.arguments(env.validate_in)
+    @bp.arguments(env.validate_in, example=example["validate"])
     @bp.response(200, env.validate_out)
     @errors
     def validate(body: Wire) -> Response:
@@ -177,7 +196,7 @@ def game_blueprint(blueprint_class: Any, game: Game, parser: CompiledParser) -> 
 
     @bp.route("/legal-moves", methods=["POST"])
     @lean(bp, env.legal_moves_in)
-    @bp.arguments(env.legal_moves_in)
+    @bp.arguments(env.legal_moves_in, example=example["legal_moves"])
     @bp.response(200, env.legal_moves_out)
     @errors
     def legal_moves(body: Wire) -> Response:
@@ -192,7 +211,7 @@ def game_blueprint(blueprint_class: Any, game: Game, parser: CompiledParser) -> 
 
     @bp.route("/view", methods=["POST"])
     @lean(bp, env.view_in)
-    @bp.arguments(env.view_in)
+    @bp.arguments(env.view_in, example=example["view"])
     @bp.response(200, env.view_out)
     @errors
     def view(body: Wire) -> Response:
@@ -204,7 +223,7 @@ def game_blueprint(blueprint_class: Any, game: Game, parser: CompiledParser) -> 
 
     @bp.route("/score", methods=["POST"])
     @lean(bp, env.score_in)
-    @bp.arguments(env.score_in)
+    @bp.arguments(env.score_in, example=example["score"])
     @bp.response(200, env.score_out)
     @errors
     def score(body: Wire) -> Response:

@@ -218,3 +218,14 @@ def test_kozel_over_http_under_every_trump_method_until_a_side_loses(client, met
             break
     else:
         pytest.fail("no side lost in 60 hands")
+
+
+def test_every_documented_example_is_answered_200(client):
+    spec = client.get("/openapi.json").json
+    posts = [(path, op) for path, ops in spec["paths"].items() for method, op in ops.items()
+             if method == "post"]
+    assert len(posts) == 5 * len(GAMES)
+    for path, op in posts:
+        example = op["requestBody"]["content"]["application/json"]["example"]
+        answer = client.post(path, json=example)
+        assert answer.status_code == 200, (path, answer.json)
