@@ -136,7 +136,7 @@ def install(plugin: MarshmallowPlugin) -> None:
     def attributes(self: Any, field: ma.fields.Field, **kwargs: Any) -> dict[str, Any]:
         if isinstance(field, CardList):
             ret: dict[str, Any] = {
-                "type": "array",
+                "type": ["array", "null"] if field.allow_none else "array",
                 "items": card_ref(field.card_schema, field.codes),
             }
             if field.min_items:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import jsonschema_rs
 import pytest
 
 from service import create_app
@@ -147,25 +148,46 @@ def test_200_hands_over_http_with_deal_legal_moves_validate_score(client):
         match = None if scored.json["match"]["over"] else scored.json["match"]
 
 
-def _play_over_http(client, game_id, players, seed, rng):
+@pytest.fixture()
+def documented(client):
+    """POSTs whose 200 answer is checked against the response schema of the OpenAPI document."""
+    spec = client.get("/openapi.json").json
+    validators = {}
+
+    def post(path, body):
+        answer = client.post(path, json=body)
+        assert answer.status_code == 200, (path, answer.json)
+        if path not in validators:
+            schema = spec["paths"][path]["post"]["responses"]["200"]["content"]["application/json"]["schema"]
+            validators[path] = jsonschema_rs.validator_for({**schema, "components": spec["components"]})
+        errors = list(validators[path].iter_errors(answer.json))
+        assert not errors, (path, [(e.message, list(e.instance_path)) for e in errors[:3]])
+        return answer.json
+
+    return post
+
+
+def _play_over_http(post, game_id, players, seed, rng):
     path = f"/v1/games/{game_id}"
-    state = client.post(f"{path}/deal", json={"seed": seed, "players": players}).json["state"]
+    state = post(f"{path}/deal", {"seed": seed, "players": players})["state"]
     while state["status"] == "in_progress":
-        moves = client.post(f"{path}/legal-moves", json={"state": state}).json["moves"]
-        answer = client.post(f"{path}/validate", json={"state": state, "move": rng.choice(moves)})
-        assert answer.status_code == 200 and answer.json["legal"], answer.json
-        state = answer.json["state"]
-    scored = client.post(f"{path}/score", json={"state": state})
-    assert scored.status_code == 200, scored.json
+        moves = post(f"{path}/legal-moves", {"state": state})["moves"]
+        for seat in [None, *range(state["seats"])]:
+            post(f"{path}/view", {"state": state, "seat": seat})
+        answer = post(f"{path}/validate", {"state": state, "move": rng.choice(moves)})
+        assert answer["legal"], answer
+        state = answer["state"]
+    post(f"{path}/score", {"state": state})
     return state
 
 
 @pytest.mark.parametrize(("game_id", "players"), [
     (game_id, n) for game_id, game in sorted(GAMES.items()) for n in game.info.player_counts])
-def test_random_hands_over_http_for_every_player_count(client, game_id, players):
+def test_random_hands_over_http_for_every_player_count(documented, game_id, players):
+    """Every answer of every hand is also checked against the documented response schema."""
     rng = random.Random(f"{game_id}-{players}")
     for n in range(8):
-        _play_over_http(client, game_id, players, f"{game_id}-{players}-{n}", rng)
+        _play_over_http(documented, game_id, players, f"{game_id}-{players}-{n}", rng)
 
 
 @pytest.mark.parametrize("game_id", ["bura", "kozel-bura"])
