@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.cards import cards
 from service.errors import IllegalMove
+from service.games.multi_trick.engine import Lead, Respond
 
 
 def position(
@@ -62,3 +64,19 @@ def refusal(game: Any, state: Any, move: Any) -> str | None:
     except IllegalMove as error:
         return error.reason
     return None
+
+
+def play_out(game: Any, state: Any, *moves: Any) -> Any:
+    """Apply moves that must all be legal."""
+    for move in moves:
+        assert refusal(game, state, move) is None, move
+        state, _ = game.apply(state, move)
+    return state
+
+
+def lead(seat: int, text: str) -> Lead:
+    return Lead(seat, cards(text))
+
+
+def respond(seat: int, text: str, mode: str | None = None) -> Respond:
+    return Respond(seat, cards(text), mode)

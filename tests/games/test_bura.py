@@ -10,7 +10,7 @@ from service.games.bura.rules import Claim, Declare, Pass
 from service.games.multi_trick import engine
 from service.games.multi_trick.engine import Lead, Molodka, Respond
 from service.games.tricks import beats_set, draw_round
-from tests.games.family import position, refusal
+from tests.games.family import lead, play_out, position, refusal, respond
 
 GAME = Bura()
 DECK = codes(rules.DECK)
@@ -19,18 +19,7 @@ E1_DECK = cards("QD 7D 7H AC 6H 8C 8D KD JC QC AS 9D 8H 10S 6S 10D JD AH JS QH K
 
 
 def at(state, *moves):
-    for move in moves:
-        assert refusal(GAME, state, move) is None, move
-        state, _ = GAME.apply(state, move)
-    return state
-
-
-def lead(seat, text):
-    return Lead(seat, cards(text))
-
-
-def respond(seat, text, mode=None):
-    return Respond(seat, cards(text), mode)
+    return play_out(GAME, state, *moves)
 
 
 def e1():

@@ -7,9 +7,9 @@ import pytest
 
 from service.cards import cards, codes
 from service.games.kozel_bura import KozelBura, rules
-from service.games.multi_trick.engine import Lead, Molodka, Respond
+from service.games.multi_trick.engine import Molodka
 from service.games.tricks import draw_round
-from tests.games.family import position, refusal
+from tests.games.family import lead, play_out, position, refusal, respond
 
 GAME = KozelBura()
 DECK36, DECK32 = codes(rules.DECKS[36]), codes(rules.DECKS[32])
@@ -17,18 +17,7 @@ TRIPLE = {"triple_lead": True}
 
 
 def at(state, *moves):
-    for move in moves:
-        assert refusal(GAME, state, move) is None, move
-        state, _ = GAME.apply(state, move)
-    return state
-
-
-def lead(seat, text):
-    return Lead(seat, cards(text))
-
-
-def respond(seat, text, mode=None):
-    return Respond(seat, cards(text), mode)
+    return play_out(GAME, state, *moves)
 
 
 def deal(text, *, players=2, dealer=0, **options):
