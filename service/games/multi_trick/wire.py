@@ -42,10 +42,15 @@ def load(wire: Wire, *, options: Any, deck: Sequence[Card], variant: Variant) ->
     for name in ("hands", "won"):
         if len(wire[name]) != seats:
             raise InvalidState(f"/{name}", f"{name} has one list per seat ({seats})")
-    for name in ("dealer", "leader", "to_move", "last_taker"):
-        if wire.get(name) is not None and wire[name] >= seats:
-            raise InvalidState(f"/{name}", f"seats are 0..{seats - 1}")
-    ending = wire.get("ending")
+    ending, trick = wire.get("ending"), wire["trick"]
+    seat_fields = [(f"/{name}", wire.get(name)) for name in ("dealer", "leader", "to_move", "last_taker")]
+    seat_fields.append(("/ending/seat", ending and ending["seat"]))
+    if trick is not None:
+        seat_fields.append(("/trick/leader", trick["leader"]))
+        seat_fields += [(f"/trick/plays/{i}/seat", p["seat"]) for i, p in enumerate(trick["plays"])]
+    for pointer, value in seat_fields:
+        if value is not None and value >= seats:
+            raise InvalidState(pointer, f"seats are 0..{seats - 1}")
     state = State(
         options=options, seats=seats, dealer=wire["dealer"], trump_card=CARDS[wire["trump_card"]],
         stock=_pile(wire["stock"]), hands=tuple(_pile(h) for h in wire["hands"]),
@@ -104,6 +109,8 @@ def _check_trick(state: State, variant: Variant, trick: Trick) -> None:
     winning = lead
     for index, play in enumerate(trick.plays[1:], start=1):
         at = f"/trick/plays/{index}"
+        if index > len(order):
+            raise InvalidState(at, "every seat has already answered this trick")
         if play.seat != order[index - 1]:
             raise InvalidState(f"{at}/seat", f"seat {order[index - 1]} answers here (clockwise)")
         if len(play.cards) != trick.size and state.hands[play.seat]:
