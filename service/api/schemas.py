@@ -10,7 +10,7 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from service.api.fields import CardList, MoveUnion, StrictBoolean, StrictInteger
+from service.api.fields import Card, CardList, MoveUnion, StrictBoolean, StrictInteger
 
 MAX_SEATS = 6
 
@@ -34,6 +34,32 @@ def one_of(values: Sequence[Any], **kwargs: Any) -> fields.Field:
     if all(isinstance(v, str) for v in values):
         return fields.String(validate=validate.OneOf(values), **kwargs)
     return StrictInteger(validate=validate.OneOf(values), **kwargs)
+
+
+def named(name: str, doc: str, members: dict[str, Any]) -> type[ma.Schema]:
+    """A schema class built from fields; ``name`` is its name in the OpenAPI document."""
+    schema = Strict.from_dict(members, name=name)
+    schema.__doc__ = doc
+    return schema
+
+
+@dataclass(frozen=True)
+class CardFields:
+    """Card and seat fields of one game: its deck's codes (``<prefix>Card`` in the document) and
+    its seat numbers."""
+
+    prefix: str
+    codes: tuple[str, ...]
+    max_seats: int
+
+    def cards(self, **kwargs: Any) -> CardList:
+        return CardList(card_schema=f"{self.prefix}Card", codes=self.codes, **kwargs)
+
+    def card(self, **kwargs: Any) -> Card:
+        return Card(card_schema=f"{self.prefix}Card", codes=self.codes, **kwargs)
+
+    def seat(self, **kwargs: Any) -> StrictInteger:
+        return seat(maximum=self.max_seats - 1, **kwargs)
 
 
 # --- game-independent answers ---------------------------------------------------------------
@@ -119,31 +145,25 @@ class Envelopes:
     score_out: type[ma.Schema]
 
 
-def _schema(name: str, doc: str, members: dict[str, Any]) -> type[ma.Schema]:
-    schema = Strict.from_dict(members, name=name)
-    schema.__doc__ = doc
-    return schema
-
-
 def envelopes(game: GameSchemas) -> Envelopes:
     p = game.prefix
     state = fields.Nested(game.state, required=True)
     move = MoveUnion(game.moves, required=True)
-    event = _schema(f"{p}Event", "Something a move caused.", {
+    event = named(f"{p}Event", "Something a move caused.", {
         "type": fields.String(required=True, validate=validate.OneOf(game.event_types)),
         "seat": seat(allow_none=True, required=True),
         "cards": game.cards(),
         "points": StrictInteger(),
         "suit": fields.String(validate=validate.OneOf("CDHS")),
     })
-    reason = _schema(f"{p}Reason", "Why a move is illegal.", {
+    reason = named(f"{p}Reason", "Why a move is illegal.", {
         "code": fields.String(required=True, validate=validate.OneOf(game.reasons)),
         "message": fields.String(required=True),
         "rule": fields.String(required=True, metadata={"description": "the rule it enforces"}),
     })
     match = fields.Nested(game.match, allow_none=True, load_default=None)
     return Envelopes(
-        deal_in=_schema(f"{p}DealIn", "Deal a new hand.", {
+        deal_in=named(f"{p}DealIn", "Deal a new hand.", {
             "players": one_of(game.player_counts, load_default=game.player_counts[0]),
             "dealer": seat(allow_none=True, load_default=None, metadata={
                 "description": "Dealing seat; default: the match's next dealer, else seat 0."}),
@@ -154,42 +174,42 @@ def envelopes(game: GameSchemas) -> Envelopes:
                 "Omitted: the server draws one and returns it."}),
             "match": match,
         }),
-        deal_out=_schema(f"{p}DealOut", "The new hand.", {
+        deal_out=named(f"{p}DealOut", "The new hand.", {
             "seed": fields.String(required=True),
             "shuffle": fields.String(required=True, validate=validate.OneOf(["v1"])),
             "state": state,
         }),
-        validate_in=_schema(f"{p}ValidateIn", "A state and a proposed move.", {
+        validate_in=named(f"{p}ValidateIn", "A state and a proposed move.", {
             "state": state, "move": move,
         }),
-        validate_out=_schema(f"{p}ValidateOut", "legal: the next state and events; "
+        validate_out=named(f"{p}ValidateOut", "legal: the next state and events; "
                              "illegal: the reason.", {
             "legal": StrictBoolean(required=True),
             "state": fields.Nested(game.state),
             "events": fields.List(fields.Nested(event)),
             "reason": fields.Nested(reason),
         }),
-        legal_moves_in=_schema(f"{p}LegalMovesIn", "A state, and optionally the seat asking.", {
+        legal_moves_in=named(f"{p}LegalMovesIn", "A state, and optionally the seat asking.", {
             "state": state,
             "seat": seat(allow_none=True, load_default=None, metadata={
                 "description": "List what this seat may do now (out-of-turn moves included); "
                 "default: the seat to move."}),
         }),
-        legal_moves_out=_schema(f"{p}LegalMovesOut", "Every legal move, as validate takes it.", {
+        legal_moves_out=named(f"{p}LegalMovesOut", "Every legal move, as validate takes it.", {
             "to_move": seat(allow_none=True, required=True),
             "moves": fields.List(move, required=True),
         }),
-        view_in=_schema(f"{p}ViewIn", "A state and the seat looking (null: a spectator).", {
+        view_in=named(f"{p}ViewIn", "A state and the seat looking (null: a spectator).", {
             "state": state,
             "seat": seat(allow_none=True, load_default=None),
         }),
-        view_out=_schema(f"{p}ViewOut", "What the seat may see.", {
+        view_out=named(f"{p}ViewOut", "What the seat may see.", {
             "view": fields.Nested(game.view, required=True),
         }),
-        score_in=_schema(f"{p}ScoreIn", "A finished hand and the match so far.", {
+        score_in=named(f"{p}ScoreIn", "A finished hand and the match so far.", {
             "state": state, "match": match,
         }),
-        score_out=_schema(f"{p}ScoreOut", "The hand's breakdown and the updated match.", {
+        score_out=named(f"{p}ScoreOut", "The hand's breakdown and the updated match.", {
             "hand": fields.Nested(game.hand_score, required=True),
             "match": fields.Nested(game.match, required=True),
         }),

@@ -281,3 +281,14 @@ def test_inconsistent_states_are_refused():
     state["hands"][0][0] = state["hands"][1][0]
     with pytest.raises(InvalidState):
         wire.load_state(state)
+
+
+@pytest.mark.parametrize("phase_state", ["naming", "playing"])
+def test_a_trump_in_transit_only_during_the_exchange(phase_state):
+    state = (rules.deal_from(E1, dealer=0, options=Options(trump_method="three_cards"), first_deal=False)
+             if phase_state == "naming" else rules.deal_from(E1, dealer=0, options=Options(), first_deal=False))
+    sent = wire.dump_state(state)
+    sent["received_trump"] = sent["hands"][1][0]
+    with pytest.raises(InvalidState) as error:
+        wire.load_state(sent)
+    assert error.value.errors[0].pointer == "/received_trump"

@@ -5,10 +5,10 @@ from __future__ import annotations
 from marshmallow import fields, validate
 
 from service.api.fields import StrictBoolean, StrictInteger
-from service.api.schemas import GameSchemas, Strict, one_of
+from service.api.schemas import GameSchemas, Strict, named, one_of
 from service.cards import codes
 from service.games.bura import rules
-from service.games.multi_trick.schemas import Family, named, state_and_view, trick_moves
+from service.games.multi_trick.schemas import Family, state_and_view, trick_moves
 
 FAMILY = Family(prefix="Bura", game="bura", codes=tuple(codes(rules.DECK)), max_seats=6,
                 hand_size=rules.HAND_SIZE, phases=("play", "final_claims", "over"),

@@ -7,30 +7,20 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from service.api.fields import Card, CardList, StrictBoolean, StrictInteger
-from service.api.schemas import GameSchemas, Strict, one_of, seat
+from service.api.fields import StrictBoolean, StrictInteger
+from service.api.schemas import CardFields, GameSchemas, Strict, named, one_of, per_seat
 from service.cards import codes
 from service.games.kozel import rules
 
 PREFIX = "Kozel"
 CODES = tuple(codes(rules.DECK))
 SUITS = ("C", "D", "H", "S")
-
-
-def _seat(**kwargs: Any) -> StrictInteger:
-    return seat(maximum=3, **kwargs)
-
-
-def _cards(**kwargs: Any) -> CardList:
-    return CardList(card_schema=f"{PREFIX}Card", codes=CODES, **kwargs)
-
-
-def _card(**kwargs: Any) -> Card:
-    return Card(card_schema=f"{PREFIX}Card", codes=CODES, **kwargs)
+FIELDS = CardFields(PREFIX, CODES, max_seats=4)
+_seat, _card, _cards = FIELDS.seat, FIELDS.card, FIELDS.cards
 
 
 def _per(count: int, field: fields.Field, **kwargs: Any) -> fields.List:
-    return fields.List(field, validate=validate.Length(count, count), **kwargs)
+    return per_seat(field, seats=count, **kwargs)
 
 
 def _team(**kwargs: Any) -> StrictInteger:
@@ -113,11 +103,9 @@ class KozelNameTrump(Strict):
 
 
 def _card_move(name: str, kind: str, doc: str) -> type[ma.Schema]:
-    schema = Strict.from_dict({
+    return named(name, doc, {
         "seat": _seat(required=True), "type": one_of([kind], required=True),
-        "cards": _cards(required=True, min_items=1, max_items=1)}, name=name)
-    schema.__doc__ = doc
-    return schema
+        "cards": _cards(required=True, min_items=1, max_items=1)})
 
 
 class KozelPass(Strict):

@@ -38,6 +38,8 @@ def load_state(wire: Wire) -> State:
         named_by=wire.get("named_by"),
     )
     check_deck(rules.DECK, _zones(state))
+    if state.received_trump is not None and state.phase != "exchange":
+        raise InvalidState("/received_trump", "a trump is only in transit during the exchange")
     {"name_trump": _check_naming, "exchange": _check_exchange, "play": _check_play,
      "over": _check_over}[state.phase](state)
     _check_won(state)
@@ -112,7 +114,6 @@ def _check_exchange(state: State) -> None:
 
 def _check_play(state: State) -> None:
     _check_trump_known(state)
-    _require(state.received_trump is None, "/received_trump", "no exchange is pending in play")
     played = state.tricks_played
     leader = state.trick[0][0] if state.trick else state.to_move
     for index, (seat, _) in enumerate(state.trick):

@@ -9,38 +9,20 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from service.api.fields import Card, CardList, StrictBoolean, StrictInteger
-from service.api.schemas import Strict, one_of, seat
+from service.api.fields import StrictBoolean, StrictInteger
+from service.api.schemas import CardFields, named, one_of
 
 SUITS = ("C", "D", "H", "S")
 
 
-def named(name: str, doc: str, members: dict[str, Any]) -> type[ma.Schema]:
-    schema = Strict.from_dict(members, name=name)
-    schema.__doc__ = doc
-    return schema
-
-
 @dataclass(frozen=True)
-class Family:
+class Family(CardFields):
     """One game of the family, as its schemas need it."""
 
-    prefix: str
     game: str
-    codes: tuple[str, ...]
-    max_seats: int
     hand_size: int
     phases: tuple[str, ...]
     ending_kinds: tuple[str, ...]
-
-    def cards(self, **kwargs: Any) -> CardList:
-        return CardList(card_schema=f"{self.prefix}Card", codes=self.codes, **kwargs)
-
-    def card(self, **kwargs: Any) -> Card:
-        return Card(card_schema=f"{self.prefix}Card", codes=self.codes, **kwargs)
-
-    def seat(self, **kwargs: Any) -> StrictInteger:
-        return seat(maximum=self.max_seats - 1, **kwargs)
 
     def per_seat(self, field: fields.Field, **kwargs: Any) -> fields.List:
         return fields.List(field, validate=validate.Length(2, self.max_seats), **kwargs)

@@ -7,30 +7,20 @@ from typing import Any
 
 from marshmallow import fields, validate
 
-from service.api.fields import Card, CardList, StrictBoolean, StrictInteger
-from service.api.schemas import GameSchemas, Strict, one_of, per_seat, seat
+from service.api.fields import StrictBoolean, StrictInteger
+from service.api.schemas import CardFields, GameSchemas, Strict, one_of, per_seat
 from service.cards import codes
 from service.games.sixty_six import rules
 
 PREFIX = "SixtySix"
 CODES = tuple(codes(rules.DECK))
 SUITS = ("C", "D", "H", "S")
-
-
-def _seat(**kwargs: Any) -> StrictInteger:
-    return seat(maximum=1, **kwargs)
-
-
-def _card(**kwargs: Any) -> Card:
-    return Card(card_schema=f"{PREFIX}Card", codes=CODES, **kwargs)
+FIELDS = CardFields(PREFIX, CODES, max_seats=2)
+_seat, _card, _cards = FIELDS.seat, FIELDS.card, FIELDS.cards
 
 
 def _pair(field: fields.Field, **kwargs: Any) -> fields.List:
     return per_seat(field, seats=2, **kwargs)
-
-
-def _cards(**kwargs: Any) -> CardList:
-    return CardList(card_schema=f"{PREFIX}Card", codes=CODES, **kwargs)
 
 
 def _points(**kwargs: Any) -> StrictInteger:
