@@ -229,3 +229,27 @@ def test_7_3_next_leader_last_trick_winner_option():
     state = strict(["AH", "7C"], leader=0, rest_to=1, options={"next_leader": "last_trick_winner"})
     state = at(state, lead(0, "AH"), respond(1, "7C"), Claim(0))
     assert GAME.score(state, None)["match"]["next_leader"] == 0
+
+
+@pytest.mark.parametrize(("open_play", "face_down"), [(False, True), (True, False)])
+def test_4_2c_seed_40a_open_play_turns_discards_face_up(open_play, face_down):
+    state = strict(["AH", "7C"], options={"open_play": open_play}, rest_to=1)
+    state = at(state, lead(0, "AH"))
+    _, events = GAME.apply(state, respond(1, "7C"))
+    assert events[0].type == "discard" and (events[0].cards == ()) is face_down
+    view = GAME.view(state, 0)
+    assert view["won"][1] is None if face_down else view["won"][1] is not None
+
+
+def test_8_winning_points_option():
+    state = strict(["AH", "7C"], won=["AS 10H 10D 6C", " ".join(
+        c for c in DECK if c not in ["AS", "10H", "10D", "6C", "AH", "7C"])], options={"winning_points": 40})
+    assert rules.result(at(state, Claim(0))).reason == "claim_false"
+
+
+def test_7_3_void_carry_off_keeps_the_value_at_1():
+    claimed = at(strict(["AH", "7C"], rest_to=0, options={"void_carry": False}), Claim(0))
+    match = {"match_scores": [0, 0], "void_streak": 2, "over": False, "winner": None,
+             "next_dealer": claimed.dealer, "next_leader": 0}
+    answer = GAME.score(claimed, match)
+    assert answer["hand"]["value"] == 1 and answer["match"]["match_scores"] == [1, 0]
