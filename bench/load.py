@@ -54,7 +54,7 @@ def find_wrk() -> str | None:
 @contextmanager
 def gunicorn(app: str, port: int) -> Iterator[list[int]]:
     """The configuration `make run` and the Dockerfile use; yields the process ids to meter."""
-    env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "LOG_LEVEL": "WARNING"}
+    env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), }
     gunicorn_bin = str(Path(sys.executable).with_name("gunicorn"))
     command = [gunicorn_bin, "--config", "gunicorn.conf.py", app]
     if PIN:  # servers on core 0, the load generator on core 1

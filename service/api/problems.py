@@ -5,9 +5,10 @@ from __future__ import annotations
 import logging
 
 import orjson
-from flask import Flask, Response, g
+from flask import Flask, Response
 from werkzeug.exceptions import HTTPException, InternalServerError
 
+from service.api.observability import request_id as current_request_id
 from service.errors import FieldError, ServiceError
 
 PROBLEM_TYPE = "application/problem+json"
@@ -30,7 +31,7 @@ def problem(
     }
     if errors:
         body["errors"] = [{"pointer": e.pointer, "message": e.message} for e in errors]
-    request_id = g.get("request_id")
+    request_id = current_request_id()
     if request_id:
         body["request_id"] = request_id
     return Response(orjson.dumps(body), status=status, mimetype=PROBLEM_TYPE)

@@ -7,9 +7,9 @@ outranks the king in Sixty-six but not in Canasta.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from itertools import permutations
+from itertools import chain, permutations
 
-from service.cards import Card
+from service.cards import CARDS, Card
 
 RankOrder = Mapping[str, int]
 """Rank -> strength within a suit, higher wins."""
@@ -41,8 +41,22 @@ def beats_set(
     )
 
 
-def card_points(pile: Iterable[Card], values: Mapping[str, int]) -> int:
-    return sum(values[c.rank] for c in pile)
+PointTable = Mapping[Card, int]
+"""Card -> points, built once per game by ``point_table``."""
+
+
+def point_table(values: Mapping[str, int]) -> dict[Card, int]:
+    """Points per card of every rank the game values, so a pile is summed in one pass."""
+    return {c: values[c.rank] for c in CARDS.values() if c.rank in values}
+
+
+def card_points(pile: Iterable[Card], table: PointTable) -> int:
+    return sum(map(table.__getitem__, pile))
+
+
+def won_points(tricks: Iterable[Iterable[Card]], table: PointTable) -> int:
+    """The card points of a pile of won tricks."""
+    return sum(map(table.__getitem__, chain.from_iterable(tricks)))
 
 
 def without(hand: Sequence[Card], played: Card) -> tuple[Card, ...]:

@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from service.cards import Card, SeedStream, deck, shuffle
 from service.errors import IllegalMove
-from service.games.base import Event
+from service.games.base import Event, evolve
 from service.games.multi_trick import engine
 from service.games.multi_trick.engine import Ending, Lead, Molodka, Respond, State, Variant
 
@@ -68,7 +68,7 @@ Move = Lead | Molodka | Respond | Claim | Declare | Pass
 def deal(*, players: int, dealer: int, leader: int | None, options: Options, stream: SeedStream) -> State:
     state = engine.deal(shuffle(DECK, stream), seats=players, dealer=dealer, hand_size=HAND_SIZE,
                         options=options)
-    return state if leader is None else replace(state, leader=leader, to_move=leader)
+    return state if leader is None else evolve(state, leader=leader, to_move=leader)
 
 
 # --- legality ----------------------------------------------------------------------------------
@@ -135,7 +135,7 @@ def apply(state: State, move: Move) -> tuple[State, list[Event]]:
         state, events, taker = engine.apply_trick_move(state, variant(state.options), move)
         if taker is not None and state.to_move is None:
             # §5.4: nobody holds a card: the final claim round, from the last trick's taker.
-            state = replace(state, phase="final_claims", to_move=taker, leader=taker)
+            state = evolve(state, phase="final_claims", to_move=taker, leader=taker)
             events.append(Event("final_claims", taker))
         return state, events
     if isinstance(move, Claim):
@@ -144,12 +144,12 @@ def apply(state: State, move: Move) -> tuple[State, list[Event]]:
         return _end(state, Ending(move.combination, move.seat), Event("declared", move.seat))
     passes = state.passes + 1
     if passes == state.seats:
-        return _end(replace(state, passes=passes), Ending("void"), Event("passed", move.seat))
-    return replace(state, passes=passes, to_move=(move.seat + 1) % state.seats), [Event("passed", move.seat)]
+        return _end(evolve(state, passes=passes), Ending("void"), Event("passed", move.seat))
+    return evolve(state, passes=passes, to_move=(move.seat + 1) % state.seats), [Event("passed", move.seat)]
 
 
 def _end(state: State, ending: Ending, event: Event) -> tuple[State, list[Event]]:
-    state = replace(state, phase="over", to_move=None, ending=ending)
+    state = evolve(state, phase="over", to_move=None, ending=ending)
     outcome = result(state)
     return state, [event, Event("hand_over", outcome.winners[0] if len(outcome.winners) == 1 else None)]
 

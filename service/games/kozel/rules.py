@@ -5,19 +5,20 @@ a lone trump may be exchanged with the partner; the match is scored in pairs of 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import permutations
 from typing import NoReturn, TypeVar
 
 from service.cards import CARDS, Card, SeedStream, deck, shuffle
 from service.errors import IllegalMove
-from service.games.base import Event
-from service.games.tricks import card_points
+from service.games.base import Event, evolve
+from service.games.tricks import card_points, point_table
 
 SEATS = 4
 HAND_SIZE = 8
 DECK: tuple[Card, ...] = deck(("7", "8", "9", "10", "J", "Q", "K", "A"))
 CARD_VALUES = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
+POINTS = point_table(CARD_VALUES)
 TEAMS = ((0, 2), (1, 3))
 SEVEN_OF_CLUBS, QUEEN_OF_CLUBS, JACK_OF_CLUBS = CARDS["7C"], CARDS["QC"], CARDS["JC"]
 PERMANENT_ORDER = tuple(CARDS[c] for c in ("7C", "QC", "QS", "QH", "QD", "JC", "JS", "JH", "JD"))
@@ -104,7 +105,7 @@ class State:
     named_by: int | None = None
 
     def points(self, team: int) -> int:
-        return card_points(self.won[team], CARD_VALUES)
+        return card_points(self.won[team], POINTS)
 
     @property
     def tricks_played(self) -> int:
@@ -285,16 +286,16 @@ def apply(state: State, move: Move) -> tuple[State, list[Event]]:
         return _name_trump(state, move)
     if isinstance(move, GiveTrump):
         hands = _move_card(state.hands, move.card, move.seat, partner(move.seat))
-        state = replace(state, hands=hands, received_trump=move.card, to_move=partner(move.seat))
+        state = evolve(state, hands=hands, received_trump=move.card, to_move=partner(move.seat))
         return state, [Event("trump_given", move.seat)]
     if isinstance(move, GiveBack):
         giver = partner(move.seat)
         hands = _move_card(state.hands, move.card, move.seat, giver)
         done = _with(state.exchange_done, team_of(move.seat), True)
-        state = replace(state, hands=hands, received_trump=None, exchange_done=done, visit=state.visit + 1)
+        state = evolve(state, hands=hands, received_trump=None, exchange_done=done, visit=state.visit + 1)
         return _start_exchange(state), [Event("card_given_back", move.seat)]
     if isinstance(move, Pass):
-        return _start_exchange(replace(state, visit=state.visit + 1)), [Event("passed", move.seat)]
+        return _start_exchange(evolve(state, visit=state.visit + 1)), [Event("passed", move.seat)]
     return _play(state, move)
 
 
@@ -316,7 +317,7 @@ def _name_trump(state: State, move: NameTrump) -> tuple[State, list[Event]]:
     if move.by_last:  # §3.2.4: the last card the naming seat received, by its printed suit
         last = hands[move.seat][-1]
         trump, turned = last.suit, (last,)
-    state = replace(state, hands=tuple(hands), undealt=(), trump=trump, turned=turned, phase="exchange",
+    state = evolve(state, hands=tuple(hands), undealt=(), trump=trump, turned=turned, phase="exchange",
                     to_move=state.first_leader)
     return _start_exchange(state), [Event("trump_named", move.seat, suit=trump)]
 
@@ -333,9 +334,9 @@ def _start_exchange(state: State) -> State:
     while state.options.lone_trump_exchange and visit < SEATS:
         seat = (state.first_leader + visit) % SEATS
         if eligible(state, seat):
-            return replace(state, phase="exchange", visit=visit, to_move=seat)
+            return evolve(state, phase="exchange", visit=visit, to_move=seat)
         visit += 1
-    return replace(state, phase="play", visit=SEATS if state.options.lone_trump_exchange else 0,
+    return evolve(state, phase="play", visit=SEATS if state.options.lone_trump_exchange else 0,
                    to_move=state.first_leader)
 
 
@@ -343,7 +344,7 @@ def _play(state: State, move: Play) -> tuple[State, list[Event]]:
     rest = list(state.hands[move.seat])
     rest.remove(move.card)
     trick = (*state.trick, (move.seat, move.card))
-    state = replace(state, hands=_with(state.hands, move.seat, tuple(rest)), trick=trick,
+    state = evolve(state, hands=_with(state.hands, move.seat, tuple(rest)), trick=trick,
                     to_move=(move.seat + 1) % SEATS)
     events = [Event("card_played", move.seat, (move.card,))]
     if len(trick) < SEATS:
@@ -353,10 +354,10 @@ def _play(state: State, move: Play) -> tuple[State, list[Event]]:
     team = team_of(winner)
     cards = tuple(c for _, c in trick)
     won = _with(state.won, team, (*state.won[team], *cards))
-    state = replace(state, trick=(), won=won, to_move=winner, qc_captured_team=_capture(state, trick))
-    events.append(Event("trick_won", winner, cards, card_points(cards, CARD_VALUES)))
+    state = evolve(state, trick=(), won=won, to_move=winner, qc_captured_team=_capture(state, trick))
+    events.append(Event("trick_won", winner, cards, card_points(cards, POINTS)))
     if not any(state.hands):
-        state = replace(state, phase="over", to_move=None)
+        state = evolve(state, phase="over", to_move=None)
         events.append(Event("hand_over", None))
     return state, events
 

@@ -4,11 +4,11 @@ and the penalty-point match."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from service.cards import Card, SeedStream, deck, shuffle
 from service.errors import IllegalMove
-from service.games.base import Event
+from service.games.base import Event, evolve
 from service.games.multi_trick import engine
 from service.games.multi_trick.engine import Ending, Lead, Molodka, Respond, State, Variant
 
@@ -60,7 +60,7 @@ def _bura_check(state: State, first: int) -> State:
     for step in range(state.seats):
         seat = (first + step) % state.seats
         if has_bura(state, state.hands[seat]):
-            return replace(state, phase="over", to_move=None, ending=Ending("bura", seat))
+            return evolve(state, phase="over", to_move=None, ending=Ending("bura", seat))
     return state
 
 
@@ -94,7 +94,7 @@ def apply(state: State, move: Move) -> tuple[State, list[Event]]:
     if len(state.stock) < stock_before:
         state = _bura_check(state, taker)
     if state.ending is None and state.to_move is None:
-        state = replace(state, phase="over", ending=Ending("played_out"))
+        state = evolve(state, phase="over", ending=Ending("played_out"))
     if state.ending is not None:
         events.append(Event("hand_over", result(state).winner))
     return state, events

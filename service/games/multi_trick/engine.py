@@ -7,18 +7,19 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, NoReturn
 
 from service.cards import Card
 from service.errors import IllegalMove
-from service.games.base import Event
-from service.games.tricks import ace_ten_order, beats_set, card_points, draw_round
+from service.games.base import Event, evolve
+from service.games.tricks import ace_ten_order, beats_set, card_points, draw_round, point_table
 
 RANKS = ("A", "10", "K", "Q", "J", "9", "8", "7", "6")
 RANK_ORDER = ace_ten_order(RANKS)
 CARD_VALUES = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0, "6": 0}
+POINTS = point_table(CARD_VALUES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +91,7 @@ class State:
         return self.trump_card.suit or ""
 
     def points(self, seat: int) -> int:
-        return card_points(self.won[seat], CARD_VALUES)
+        return card_points(self.won[seat], POINTS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,10 +284,10 @@ def apply_trick_move(
         kind = "molodka" if isinstance(move, Molodka) else "lead"
     shown = () if trick.plays[-1].face_down else move.cards
     events = [Event(kind, move.seat, shown)]
-    state = replace(state, hands=hands, trick=trick, leader=trick.leader)
+    state = evolve(state, hands=hands, trick=trick, leader=trick.leader)
     answering = next_to_answer(state, trick, move.seat)
     if answering is not None:
-        return replace(state, to_move=answering), events, None
+        return evolve(state, to_move=answering), events, None
     return _take_trick(state, variant, events)
 
 
@@ -295,9 +296,9 @@ def _take_trick(state: State, variant: Variant, events: list[Event]) -> tuple[St
     taker = state.trick.winning.seat
     cards = tuple(c for p in state.trick.plays for c in p.cards)
     won = with_one_of(state.seats, state.won, taker, (*state.won[taker], *cards))
-    events.append(Event("trick_won", taker, points=card_points(cards, CARD_VALUES)))
+    events.append(Event("trick_won", taker, points=card_points(cards, POINTS)))
     stock, hands, draws = draw_round(state.stock, state.hands, first=taker, hand_size=variant.hand_size)
     events += [Event("card_drawn", seat) for seat, _ in draws]
-    state = replace(state, won=won, stock=stock, hands=hands, trick=None, last_taker=taker)
+    state = evolve(state, won=won, stock=stock, hands=hands, trick=None, last_taker=taker)
     leader = next_with_cards(state, taker)
-    return replace(state, leader=taker if leader is None else leader, to_move=leader), events, taker
+    return evolve(state, leader=taker if leader is None else leader, to_move=leader), events, taker

@@ -5,14 +5,22 @@ Section numbers in comments (§4.2 ...) are those of the rules file.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import TypeVar, cast
 
 from service.cards import Card, SeedStream, deck, shuffle
 from service.errors import IllegalMove
-from service.games.base import Event
-from service.games.tricks import ace_ten_order, beats, card_points, draw_round, without
+from service.games.base import Event, evolve
+from service.games.tricks import (
+    ace_ten_order,
+    beats,
+    card_points,
+    draw_round,
+    point_table,
+    without,
+    won_points,
+)
 
 # --- tables (§2) -------------------------------------------------------------------------------
 
@@ -20,6 +28,7 @@ RANKS = ("A", "10", "K", "Q", "J", "9")
 DECK: tuple[Card, ...] = deck(RANKS)
 RANK_ORDER = ace_ten_order(RANKS)
 CARD_VALUES = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2, "9": 0}
+POINTS = point_table(CARD_VALUES)
 HAND_SIZE = 6
 TRICKS_PER_HAND = 12
 TARGET = 66
@@ -194,7 +203,7 @@ class HandResult:
 
 
 def trick_card_points(state: State, seat: int) -> int:
-    return sum(card_points(trick, CARD_VALUES) for trick in state.tricks_won[seat])
+    return won_points(state.tricks_won[seat], POINTS)
 
 
 def points(state: State, seat: int) -> int:
@@ -206,7 +215,7 @@ def points(state: State, seat: int) -> int:
 def _note_66(state: State, seat: int) -> State:
     """§6 first_to_66: the first seat whose points reach 66 keeps the title."""
     if state.first_to_66 is None and points(state, seat) >= TARGET:
-        return replace(state, first_to_66=seat)
+        return evolve(state, first_to_66=seat)
     return state
 
 
@@ -390,7 +399,7 @@ def _declare_marriage(state: State, seat: int, suit: str) -> tuple[State, Event]
     worth = 40 if suit == state.trump_suit else 20
     credited = bool(state.tricks_won[seat]) or not state.options.marriage_requires_trick
     marriages = at_seat(state.marriages, seat, (*state.marriages[seat], Marriage(suit, worth, credited)))
-    state = replace(state, marriages=marriages)
+    state = evolve(state, marriages=marriages)
     if credited:
         state = _note_66(state, seat)
     return state, Event("marriage_declared", seat, points=worth, suit=suit)
@@ -403,9 +412,9 @@ def _apply_play(state: State, move: Play) -> tuple[State, list[Event]]:
         state, event = _declare_marriage(state, seat, cast(str, card.suit))
         events.append(event)
     hands = at_seat(state.hands, seat, without(state.hands[seat], card))
-    state = replace(state, hands=hands, trick=(*state.trick, (seat, card)))
+    state = evolve(state, hands=hands, trick=(*state.trick, (seat, card)))
     if len(state.trick) == 1:
-        return replace(state, to_move=1 - seat), events
+        return evolve(state, to_move=1 - seat), events
     return _resolve_trick(state, events)
 
 
@@ -415,20 +424,20 @@ def _resolve_trick(state: State, events: list[Event]) -> tuple[State, list[Event
     winner = follower if beats(reply, lead, trump_suit=state.trump_suit, order=RANK_ORDER) else leader
     first_trick = not state.tricks_won[winner]
     tricks_won = at_seat(state.tricks_won, winner, (*state.tricks_won[winner], (lead, reply)))
-    state = replace(state, tricks_won=tricks_won, trick=())
-    events.append(Event("trick_won", winner, (lead, reply), card_points((lead, reply), CARD_VALUES)))
+    state = evolve(state, tricks_won=tricks_won, trick=())
+    events.append(Event("trick_won", winner, (lead, reply), card_points((lead, reply), POINTS)))
     if first_trick:
         state = _credit_marriages(state, winner)
     if earns_last_trick_bonus(state):
-        state = replace(state, bonus_points=at_seat(state.bonus_points, winner, LAST_TRICK_BONUS))
+        state = evolve(state, bonus_points=at_seat(state.bonus_points, winner, LAST_TRICK_BONUS))
     state = _note_66(state, winner)
     if state.stock and state.stock_closed_by is None:
         stock, hands, draws = draw_round(state.stock, state.hands, first=winner, hand_size=HAND_SIZE)
-        state = replace(state, stock=stock, hands=(hands[0], hands[1]))
+        state = evolve(state, stock=stock, hands=(hands[0], hands[1]))
         events += [Event("card_drawn", s, (c,)) for s, c in draws]
-    state = replace(state, leader=winner, to_move=winner)
+    state = evolve(state, leader=winner, to_move=winner)
     if not state.hands[0] and not state.hands[1]:
-        state = replace(state, to_move=None)
+        state = evolve(state, to_move=None)
         events.append(Event("hand_over", result(state).winner))
     return state, events
 
@@ -437,8 +446,8 @@ def _credit_marriages(state: State, seat: int) -> State:
     pending = state.marriages[seat]
     if all(m.credited for m in pending):
         return state
-    credited = tuple(replace(m, credited=True) for m in pending)
-    return replace(state, marriages=at_seat(state.marriages, seat, credited))
+    credited = tuple(evolve(m, credited=True) for m in pending)
+    return evolve(state, marriages=at_seat(state.marriages, seat, credited))
 
 
 def earns_last_trick_bonus(state: State) -> bool:
@@ -453,7 +462,7 @@ def earns_last_trick_bonus(state: State) -> bool:
 def _apply_close(state: State, move: Close) -> tuple[State, list[Event]]:
     opponent = 1 - move.seat
     snapshot = ClosedSnapshot(points(state, opponent), len(state.tricks_won[opponent]))
-    state = replace(state, stock_closed_by=move.seat, closed_snapshot=snapshot)
+    state = evolve(state, stock_closed_by=move.seat, closed_snapshot=snapshot)
     return state, [Event("stock_closed", move.seat)]
 
 
@@ -461,7 +470,7 @@ def _apply_exchange(state: State, move: ExchangeTrump) -> tuple[State, list[Even
     """§4.4: the trump nine and the face-up card change places."""
     nine, face_up = _trump_nine(state), state.trump_card
     hand = (*without(state.hands[move.seat], nine), face_up)
-    state = replace(
+    state = evolve(
         state,
         trump_card=nine,
         stock=(*state.stock[:-1], nine),
@@ -476,7 +485,7 @@ def _apply_claim(state: State, move: Claim) -> tuple[State, list[Event]]:
     if move.marriage_suit is not None:
         state, event = _declare_marriage(state, move.seat, move.marriage_suit)
         events.append(event)
-    state = replace(state, claimed_by=move.seat, to_move=None)
+    state = evolve(state, claimed_by=move.seat, to_move=None)
     events += [Event("claimed", move.seat), Event("hand_over", result(state).winner)]
     return state, events
 

@@ -4,12 +4,11 @@ are right; what is checked is whether the position can arise under the rules."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from service.cards import CARDS, Card, codes
 from service.errors import InvalidState
-from service.games.base import Wire, check_deck
+from service.games.base import Wire, check_deck, evolve
 from service.games.sixty_six import rules
 from service.games.sixty_six.rules import (
     ClosedSnapshot,
@@ -86,7 +85,7 @@ def _with_derived(state: State, wire: Wire) -> State:
     bonus = (0, 0)
     if state.to_move is None and state.claimed_by is None and rules.earns_last_trick_bonus(state):
         bonus = rules.at_seat((0, 0), state.leader, rules.LAST_TRICK_BONUS)
-    state = replace(state, bonus_points=bonus)
+    state = evolve(state, bonus_points=bonus)
     reached = [s for s in (0, 1) if rules.points(state, s) >= rules.TARGET]
     if "first_to_66" in wire:
         first = wire["first_to_66"]
@@ -96,7 +95,7 @@ def _with_derived(state: State, wire: Wire) -> State:
         raise InvalidState("/first_to_66", "both seats have 66 or more: say which got there first")
     else:
         first = reached[0] if reached else None
-    return replace(state, first_to_66=first)
+    return evolve(state, first_to_66=first)
 
 
 def _check_play_position(state: State) -> None:
