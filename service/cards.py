@@ -11,6 +11,7 @@ import hashlib
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 
 SUITS: tuple[str, ...] = ("C", "D", "H", "S")
 RANKS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -44,16 +45,24 @@ def card(code: str) -> Card:
     return CARDS[code]
 
 
+_BY_CODE = CARDS.__getitem__
+_CODE = attrgetter("code")
+
+
 def cards(codes: Iterable[str]) -> tuple[Card, ...]:
     """Parse a list of card codes (``"AS 10H"`` or ``["AS", "10H"]``)."""
-    if isinstance(codes, str):
-        codes = codes.split()
-    return tuple(CARDS[code] for code in codes)
+    return pile(codes.split() if isinstance(codes, str) else codes)
+
+
+def pile(codes: Iterable[str]) -> tuple[Card, ...]:
+    """Parse a list of card codes; raises ``KeyError`` for an unknown code. (``map`` keeps the
+    loop in C: states are parsed on every request.)"""
+    return tuple(map(_BY_CODE, codes))
 
 
 def codes(pile: Iterable[Card]) -> list[str]:
     """Format cards as their codes, keeping order."""
-    return [c.code for c in pile]
+    return list(map(_CODE, pile))
 
 
 def deck(ranks: Sequence[str], *, suits: Sequence[str] = SUITS, copies: int = 1) -> tuple[Card, ...]:

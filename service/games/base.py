@@ -7,7 +7,7 @@ type) and answers without side effects. The HTTP layer only ever talks to this i
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from types import ModuleType
@@ -154,18 +154,21 @@ def evolve(state: S, **changes: Any) -> S:
     return new
 
 
-def check_deck(full_deck: Sequence[Card], zones: Iterable[tuple[str, Sequence[Card]]]) -> None:
+Zones = Iterable[tuple[str, Sequence[Card]]]
+
+
+def check_deck(full_deck: Sequence[Card], found: Sequence[Card], zones: Callable[[], Zones]) -> None:
     """Every card of the deck lies in exactly one place, as often as the deck holds it.
 
-    ``zones`` pairs a JSON pointer (relative to the state) with the cards found there. The first
+    ``found`` is every card of the state; ``zones`` lists the same cards by place, each pile with
+    its JSON pointer (relative to the state), and is only asked for when the check fails: the first
     card seen more often than the deck holds it is reported at its own position.
     """
-    zones = list(zones)
-    if _same_multiset(full_deck, [card for _, pile in zones for card in pile]):
-        return  # the usual case, decided in C; the walk below only names the culprit
+    if _same_multiset(full_deck, found):
+        return  # the usual case, decided in C
     allowed = Counter(full_deck)
     seen: Counter[Card] = Counter()
-    for pointer, pile in zones:
+    for pointer, pile in zones():
         for index, card in enumerate(pile):
             seen[card] += 1
             if seen[card] > allowed[card]:
@@ -186,7 +189,7 @@ def _deck_profile(full_deck: tuple[Card, ...]) -> frozenset[Card] | Counter[Card
     return unique if len(unique) == len(full_deck) else Counter(full_deck)
 
 
-def _same_multiset(full_deck: Sequence[Card], found: list[Card]) -> bool:
+def _same_multiset(full_deck: Sequence[Card], found: Sequence[Card]) -> bool:
     if len(found) != len(full_deck):
         return False
     profile = _deck_profile(tuple(full_deck))

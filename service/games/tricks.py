@@ -73,15 +73,12 @@ def draw_round(
 
     Returns the new stock, the new hands, and the draws as ``(seat, card)`` in order.
     """
-    remaining = list(stock)
-    new_hands = [list(h) for h in hands]
-    draws: list[tuple[int, Card]] = []
-    seat = first
     seats = len(hands)
-    while remaining and any(len(h) < hand_size for h in new_hands):
-        if len(new_hands[seat]) < hand_size:
-            drawn = remaining.pop(0)
-            new_hands[seat].append(drawn)
-            draws.append((seat, drawn))
-        seat = (seat + 1) % seats
-    return tuple(remaining), tuple(tuple(h) for h in new_hands), draws
+    clockwise = [(first + k) % seats for k in range(seats)]
+    short = [hand_size - len(hands[seat]) for seat in range(seats)]
+    order = [seat for turn in range(max(short, default=0)) for seat in clockwise if short[seat] > turn]
+    draws = list(zip(order, stock, strict=False))  # the stock may run out first
+    new_hands = [list(hand) for hand in hands]
+    for seat, card in draws:
+        new_hands[seat].append(card)
+    return tuple(stock[len(draws):]), tuple(map(tuple, new_hands)), draws

@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from itertools import chain
 
-from service.cards import CARDS, Card, codes
+from service.cards import CARDS, Card, codes, pile
 from service.errors import InvalidState
 from service.games.base import Wire, check_deck
 from service.games.kozel import rules
 from service.games.kozel.rules import HAND_SIZE, SEATS, TEAMS, Options, State
-
-
-def _pile(wire: Sequence[str]) -> tuple[Card, ...]:
-    return tuple(CARDS[code] for code in wire)
 
 
 def load_options(wire: Wire) -> Options:
@@ -28,16 +24,17 @@ def load_state(wire: Wire) -> State:
     state = State(
         options=load_options(wire.get("options", {})), dealer=wire["dealer"], trump=wire["trump"],
         phase=wire["phase"], first_leader=wire["first_leader"],
-        hands=tuple(_pile(h) for h in wire["hands"]), to_move=wire["to_move"],
-        undealt=_pile(wire.get("undealt", [])), turned=_pile(wire.get("turned", [])),
+        hands=tuple(pile(h) for h in wire["hands"]), to_move=wire["to_move"],
+        undealt=pile(wire.get("undealt", [])), turned=pile(wire.get("turned", [])),
         trick=tuple((t["seat"], CARDS[t["card"]]) for t in wire["trick"]),
-        won=(_pile(wire["won"][0]), _pile(wire["won"][1])),
+        won=(pile(wire["won"][0]), pile(wire["won"][1])),
         exchange_done=tuple(wire.get("exchange_done", [False, False])), visit=wire.get("visit", 0),
         received_trump=None if received is None else CARDS[received],
         qc_captured_team=wire.get("qc_captured_team"), first_deal=wire.get("first_deal", False),
         named_by=wire.get("named_by"),
     )
-    check_deck(rules.DECK, _zones(state))
+    zones = _zones(state)
+    check_deck(rules.DECK, list(chain.from_iterable(pile for _, pile in zones)), lambda: zones)
     if state.received_trump is not None and state.phase != "exchange":
         raise InvalidState("/received_trump", "a trump is only in transit during the exchange")
     {"name_trump": _check_naming, "exchange": _check_exchange, "play": _check_play,

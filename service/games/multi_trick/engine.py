@@ -5,7 +5,6 @@ only in what ``Variant`` says and in how a hand ends and scores."""
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
@@ -55,9 +54,6 @@ class Trick:
     def winning(self) -> Played:
         """The last set that beat (the lead if nobody beat); a responder must beat this one."""
         return next(p for p in reversed(self.plays) if p.beat)
-
-    def played(self, seat: int) -> bool:
-        return any(p.seat == seat for p in self.plays)
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +142,7 @@ def deal(cards: Sequence[Card], *, seats: int, dealer: int, hand_size: int, opti
 
 
 def _holds(hand: Sequence[Card], cards: Sequence[Card]) -> bool:
-    return not Counter(cards) - Counter(hand)
+    return all(hand.count(card) >= cards.count(card) for card in cards)
 
 
 def _one_suit(cards: Sequence[Card]) -> bool:
@@ -251,19 +247,21 @@ def _without(hand: Sequence[Card], cards: Sequence[Card]) -> tuple[Card, ...]:
     return tuple(rest)
 
 
-def next_to_answer(state: State, trick: Trick, after: int) -> int | None:
+def next_to_answer(hands: Sequence[Sequence[Card]], trick: Trick, after: int) -> int | None:
     """The next seat clockwise that has not played to the trick and holds a card."""
-    for step in range(1, state.seats):
-        seat = (after + step) % state.seats
-        if not trick.played(seat) and state.hands[seat]:
+    seats, played = len(hands), {p.seat for p in trick.plays}
+    for step in range(1, seats):
+        seat = (after + step) % seats
+        if seat not in played and hands[seat]:
             return seat
     return None
 
 
-def next_with_cards(state: State, start: int) -> int | None:
-    for step in range(state.seats):
-        seat = (start + step) % state.seats
-        if state.hands[seat]:
+def next_with_cards(hands: Sequence[Sequence[Card]], start: int) -> int | None:
+    seats = len(hands)
+    for step in range(seats):
+        seat = (start + step) % seats
+        if hands[seat]:
             return seat
     return None
 
@@ -284,21 +282,22 @@ def apply_trick_move(
         kind = "molodka" if isinstance(move, Molodka) else "lead"
     shown = () if trick.plays[-1].face_down else move.cards
     events = [Event(kind, move.seat, shown)]
-    state = evolve(state, hands=hands, trick=trick, leader=trick.leader)
-    answering = next_to_answer(state, trick, move.seat)
+    answering = next_to_answer(hands, trick, move.seat)
     if answering is not None:
-        return evolve(state, to_move=answering), events, None
-    return _take_trick(state, variant, events)
+        return evolve(state, hands=hands, trick=trick, leader=trick.leader, to_move=answering), events, None
+    return _take_trick(state, variant, hands, trick, events)
 
 
-def _take_trick(state: State, variant: Variant, events: list[Event]) -> tuple[State, list[Event], int]:
-    assert state.trick is not None
-    taker = state.trick.winning.seat
-    cards = tuple(c for p in state.trick.plays for c in p.cards)
+def _take_trick(
+    state: State, variant: Variant, hands: tuple[tuple[Card, ...], ...], trick: Trick, events: list[Event]
+) -> tuple[State, list[Event], int]:
+    taker = trick.winning.seat
+    cards = tuple(c for p in trick.plays for c in p.cards)
     won = with_one_of(state.seats, state.won, taker, (*state.won[taker], *cards))
     events.append(Event("trick_won", taker, points=card_points(cards, POINTS)))
-    stock, hands, draws = draw_round(state.stock, state.hands, first=taker, hand_size=variant.hand_size)
+    stock, hands, draws = draw_round(state.stock, hands, first=taker, hand_size=variant.hand_size)
     events += [Event("card_drawn", seat) for seat, _ in draws]
-    state = evolve(state, won=won, stock=stock, hands=hands, trick=None, last_taker=taker)
-    leader = next_with_cards(state, taker)
-    return evolve(state, leader=taker if leader is None else leader, to_move=leader), events, taker
+    leader = next_with_cards(hands, taker)
+    state = evolve(state, won=won, stock=stock, hands=hands, trick=None, last_taker=taker,
+                   leader=taker if leader is None else leader, to_move=leader)
+    return state, events, taker

@@ -4,9 +4,10 @@ shared part of a seat's view."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import chain
 from typing import Any
 
-from service.cards import CARDS, Card, codes
+from service.cards import CARDS, Card, codes, pile
 from service.errors import InvalidState
 from service.games.base import Wire, check_deck
 from service.games.multi_trick.engine import (
@@ -23,15 +24,11 @@ from service.games.multi_trick.engine import (
 from service.games.tricks import beats_set
 
 
-def _pile(wire: Sequence[str]) -> tuple[Card, ...]:
-    return tuple(CARDS[code] for code in wire)
-
-
 def _trick(wire: Wire | None) -> Trick | None:
     if wire is None:
         return None
     plays = tuple(
-        Played(p["seat"], _pile(p["cards"]), p["beat"], p["face_down"]) for p in wire["plays"]
+        Played(p["seat"], pile(p["cards"]), p["beat"], p["face_down"]) for p in wire["plays"]
     )
     return Trick(wire["leader"], plays)
 
@@ -42,24 +39,17 @@ def load(wire: Wire, *, options: Any, deck: Sequence[Card], variant: Variant) ->
     for name in ("hands", "won"):
         if len(wire[name]) != seats:
             raise InvalidState(f"/{name}", f"{name} has one list per seat ({seats})")
-    ending, trick = wire.get("ending"), wire["trick"]
-    seat_fields = [(f"/{name}", wire.get(name)) for name in ("dealer", "leader", "to_move", "last_taker")]
-    seat_fields.append(("/ending/seat", ending and ending["seat"]))
-    if trick is not None:
-        seat_fields.append(("/trick/leader", trick["leader"]))
-        seat_fields += [(f"/trick/plays/{i}/seat", p["seat"]) for i, p in enumerate(trick["plays"])]
-    for pointer, value in seat_fields:
-        if value is not None and value >= seats:
-            raise InvalidState(pointer, f"seats are 0..{seats - 1}")
+    ending = wire.get("ending")
+    _check_seat_numbers(wire, seats)
     state = State(
         options=options, seats=seats, dealer=wire["dealer"], trump_card=CARDS[wire["trump_card"]],
-        stock=_pile(wire["stock"]), hands=tuple(_pile(h) for h in wire["hands"]),
-        won=tuple(_pile(w) for w in wire["won"]), leader=wire["leader"], to_move=wire["to_move"],
+        stock=pile(wire["stock"]), hands=tuple(pile(h) for h in wire["hands"]),
+        won=tuple(pile(w) for w in wire["won"]), leader=wire["leader"], to_move=wire["to_move"],
         trick=_trick(wire["trick"]), phase=wire["phase"], passes=wire.get("passes", 0),
         ending=None if ending is None else Ending(ending["kind"], ending["seat"]),
         last_taker=wire.get("last_taker"),
     )
-    check_deck(deck, _zones(state))
+    check_deck(deck, _found(state), lambda: _zones(state))
     _check_stock_and_hands(state, variant)
     if state.trick is not None:
         _check_trick(state, variant, state.trick)
@@ -70,6 +60,29 @@ def load(wire: Wire, *, options: Any, deck: Sequence[Card], variant: Variant) ->
             raise InvalidState("/leader", "the leader holds no card")
     _check_last_taker(state)
     return state
+
+
+_SEAT_POINTERS = ("/dealer", "/leader", "/to_move", "/last_taker", "/ending/seat", "/trick/leader")
+
+
+def _check_seat_numbers(wire: Wire, seats: int) -> None:
+    """Every seat number names a seat at the table (the schema only knows the largest table)."""
+    ending, trick = wire.get("ending"), wire["trick"]
+    values = [wire.get(name) for name in ("dealer", "leader", "to_move", "last_taker")]
+    values.append(ending and ending["seat"])
+    if trick is not None:
+        values += [trick["leader"], *(p["seat"] for p in trick["plays"])]
+    for index, value in enumerate(values):
+        if value is not None and value >= seats:
+            at = _SEAT_POINTERS[index] if index < 6 else f"/trick/plays/{index - 6}/seat"
+            raise InvalidState(at, f"seats are 0..{seats - 1}")
+
+
+def _found(state: State) -> list[Card]:
+    found = [*chain.from_iterable(state.hands), *state.stock, *chain.from_iterable(state.won)]
+    if state.trick is not None:
+        found += chain.from_iterable(p.cards for p in state.trick.plays)
+    return found
 
 
 def _zones(state: State) -> list[tuple[str, tuple[Card, ...]]]:
@@ -84,11 +97,13 @@ def _zones(state: State) -> list[tuple[str, tuple[Card, ...]]]:
 def _check_stock_and_hands(state: State, variant: Variant) -> None:
     if state.stock and state.stock[-1] is not state.trump_card:
         raise InvalidState(f"/stock/{len(state.stock) - 1}", "the face-up trump card is drawn last")
+    in_trick = [0] * state.seats
+    for play in state.trick.plays if state.trick else ():
+        in_trick[play.seat] += len(play.cards)
     for seat, hand in enumerate(state.hands):
-        in_trick = sum(len(p.cards) for p in state.trick.plays if p.seat == seat) if state.trick else 0
         if len(hand) > variant.hand_size:
             raise InvalidState(f"/hands/{seat}", f"a hand holds at most {variant.hand_size} cards")
-        if state.stock and len(hand) + in_trick != variant.hand_size:
+        if state.stock and len(hand) + in_trick[seat] != variant.hand_size:
             raise InvalidState(f"/hands/{seat}",
                                f"while the stock lasts, hands are refilled to {variant.hand_size}")
 
@@ -103,9 +118,9 @@ def _check_trick(state: State, variant: Variant, trick: Trick) -> None:
         raise InvalidState("/trick/plays/0/cards", "a lead is cards of one suit, of an allowed number")
     if not lead.beat or lead.face_down:
         raise InvalidState("/trick/plays/0", "the lead is face up and winning (beat: true)")
-    seats = state.seats
-    order = [s for s in ((trick.leader + k) % seats for k in range(1, seats))
-             if trick.played(s) or state.hands[s]]
+    seats, played = state.seats, {p.seat for p in trick.plays}
+    after_leader = ((trick.leader + k) % seats for k in range(1, seats))
+    order = [s for s in after_leader if s in played or state.hands[s]]
     winning = lead
     for index, play in enumerate(trick.plays[1:], start=1):
         at = f"/trick/plays/{index}"
@@ -200,11 +215,11 @@ def load_trick_move(move: Wire) -> Lead | Molodka | Respond | None:
     """A lead, molodka or answer from the wire; None for the game's other move types."""
     kind, seat = move["type"], move["seat"]
     if kind == "lead":
-        return Lead(seat, _pile(move["cards"]))
+        return Lead(seat, pile(move["cards"]))
     if kind == "molodka":
-        return Molodka(seat, _pile(move["cards"]))
+        return Molodka(seat, pile(move["cards"]))
     if kind == "respond":
-        return Respond(seat, _pile(move["cards"]), move.get("mode"))
+        return Respond(seat, pile(move["cards"]), move.get("mode"))
     return None
 
 

@@ -412,10 +412,9 @@ def _apply_play(state: State, move: Play) -> tuple[State, list[Event]]:
         state, event = _declare_marriage(state, seat, cast(str, card.suit))
         events.append(event)
     hands = at_seat(state.hands, seat, without(state.hands[seat], card))
-    state = evolve(state, hands=hands, trick=(*state.trick, (seat, card)))
-    if len(state.trick) == 1:
-        return evolve(state, to_move=1 - seat), events
-    return _resolve_trick(state, events)
+    if not state.trick:
+        return evolve(state, hands=hands, trick=((seat, card),), to_move=1 - seat), events
+    return _resolve_trick(evolve(state, hands=hands, trick=(*state.trick, (seat, card))), events)
 
 
 def _resolve_trick(state: State, events: list[Event]) -> tuple[State, list[Event]]:
@@ -424,20 +423,21 @@ def _resolve_trick(state: State, events: list[Event]) -> tuple[State, list[Event
     winner = follower if beats(reply, lead, trump_suit=state.trump_suit, order=RANK_ORDER) else leader
     first_trick = not state.tricks_won[winner]
     tricks_won = at_seat(state.tricks_won, winner, (*state.tricks_won[winner], (lead, reply)))
-    state = evolve(state, tricks_won=tricks_won, trick=())
     events.append(Event("trick_won", winner, (lead, reply), card_points((lead, reply), POINTS)))
+    stock, hands = state.stock, state.hands
+    if stock and state.stock_closed_by is None:
+        stock, drawn, draws = draw_round(stock, hands, first=winner, hand_size=HAND_SIZE)
+        hands = (drawn[0], drawn[1])
+        events += [Event("card_drawn", s, (c,)) for s, c in draws]
+    over = not hands[0] and not hands[1]
+    state = evolve(state, tricks_won=tricks_won, trick=(), stock=stock, hands=hands, leader=winner,
+                   to_move=None if over else winner)
     if first_trick:
         state = _credit_marriages(state, winner)
     if earns_last_trick_bonus(state):
         state = evolve(state, bonus_points=at_seat(state.bonus_points, winner, LAST_TRICK_BONUS))
     state = _note_66(state, winner)
-    if state.stock and state.stock_closed_by is None:
-        stock, hands, draws = draw_round(state.stock, state.hands, first=winner, hand_size=HAND_SIZE)
-        state = evolve(state, stock=stock, hands=(hands[0], hands[1]))
-        events += [Event("card_drawn", s, (c,)) for s, c in draws]
-    state = evolve(state, leader=winner, to_move=winner)
-    if not state.hands[0] and not state.hands[1]:
-        state = evolve(state, to_move=None)
+    if over:
         events.append(Event("hand_over", result(state).winner))
     return state, events
 

@@ -4,9 +4,10 @@ are right; what is checked is whether the position can arise under the rules."""
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import Any
 
-from service.cards import CARDS, Card, codes
+from service.cards import CARDS, Card, codes, pile
 from service.errors import InvalidState
 from service.games.base import Wire, check_deck, evolve
 from service.games.sixty_six import rules
@@ -26,8 +27,10 @@ def dump_options(options: Options) -> Wire:
     return {name: getattr(options, name) for name in Options.__dataclass_fields__}
 
 
-def _pile(wire: list[str]) -> tuple[Card, ...]:
-    return tuple(CARDS[code] for code in wire)
+
+def _tricks(wire: list[list[str]]) -> tuple[rules.Trick, ...]:
+    cards = iter(pile(chain.from_iterable(wire)))
+    return tuple(zip(cards, cards, strict=True))
 
 
 def load_state(wire: Wire) -> State:
@@ -39,15 +42,12 @@ def load_state(wire: Wire) -> State:
         options=load_options(wire.get("options", {})),
         dealer=wire["dealer"],
         trump_card=CARDS[wire["trump_card"]],
-        stock=_pile(wire["stock"]),
-        hands=(_pile(hands[0]), _pile(hands[1])),
+        stock=pile(wire["stock"]),
+        hands=(pile(hands[0]), pile(hands[1])),
         leader=wire["leader"],
         to_move=wire["to_move"],
         trick=tuple((t["seat"], CARDS[t["card"]]) for t in wire["trick"]),
-        tricks_won=(
-            tuple((CARDS[a], CARDS[b]) for a, b in tricks_won[0]),
-            tuple((CARDS[a], CARDS[b]) for a, b in tricks_won[1]),
-        ),
+        tricks_won=(_tricks(tricks_won[0]), _tricks(tricks_won[1])),
         marriages=(
             tuple(Marriage(**m) for m in wire["marriages"][0]),
             tuple(Marriage(**m) for m in wire["marriages"][1]),
@@ -58,7 +58,9 @@ def load_state(wire: Wire) -> State:
         first_to_66=None,
         claimed_by=wire.get("claimed_by"),
     )
-    check_deck(rules.DECK, _zones(state))
+    found = [*state.hands[0], *state.hands[1], *state.stock, *(card for _, card in state.trick),
+             *chain.from_iterable(state.tricks_won[0]), *chain.from_iterable(state.tricks_won[1])]
+    check_deck(rules.DECK, found, lambda: _zones(state))
     state = _with_derived(state, wire)
     _check_play_position(state)
     _check_marriages(state)
@@ -82,10 +84,8 @@ def _zones(state: State) -> list[tuple[str, tuple[Card, ...]]]:
 
 def _with_derived(state: State, wire: Wire) -> State:
     """Fill in the bonus and ``first_to_66``, which follow from the rest (§5.3, §6)."""
-    bonus = (0, 0)
     if state.to_move is None and state.claimed_by is None and rules.earns_last_trick_bonus(state):
-        bonus = rules.at_seat((0, 0), state.leader, rules.LAST_TRICK_BONUS)
-    state = evolve(state, bonus_points=bonus)
+        state = evolve(state, bonus_points=rules.at_seat((0, 0), state.leader, rules.LAST_TRICK_BONUS))
     reached = [s for s in (0, 1) if rules.points(state, s) >= rules.TARGET]
     if "first_to_66" in wire:
         first = wire["first_to_66"]
@@ -95,7 +95,7 @@ def _with_derived(state: State, wire: Wire) -> State:
         raise InvalidState("/first_to_66", "both seats have 66 or more: say which got there first")
     else:
         first = reached[0] if reached else None
-    return evolve(state, first_to_66=first)
+    return state if first is None else evolve(state, first_to_66=first)
 
 
 def _check_play_position(state: State) -> None:
