@@ -35,6 +35,8 @@ def beats_set(
     each beats its partner; every pairing is tried, so listing order does not matter."""
     if len(challengers) != len(incumbents):
         return False
+    if len(challengers) == 1:  # most answers are single cards: no pairing to search
+        return beats(challengers[0], incumbents[0], trump_suit=trump_suit, order=order)
     return any(
         all(beats(c, i, trump_suit=trump_suit, order=order) for c, i in zip(pairing, incumbents, strict=True))
         for pairing in permutations(challengers)
