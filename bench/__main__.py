@@ -1,8 +1,10 @@
 """`make bench`: every endpoint of every game under load against a bare Flask ceiling served the
 same way, as ratios taken side by side (A B A B, medians of 3 rounds), plus in-process timings.
 
-BENCH_SECONDS (default 10) bounds each load run; BENCH_GAMES (comma list) narrows the games;
-BENCH_CONNS (default "16,64") the connection counts. Writes bench/results/latest.json.
+BENCH_SECONDS (default 10) bounds each load run; BENCH_GAMES and BENCH_ENDPOINTS (comma lists)
+narrow the games and endpoints; BENCH_CONNS (default "16,64") sets the connection counts. The
+servers read gunicorn.conf.py, so WORKERS, WORKER_CLASS and THREADS try other configurations;
+BENCH_IN_PROCESS=0 skips the in-process timings. Writes bench/results/latest.json.
 """
 
 from __future__ import annotations
@@ -38,11 +40,24 @@ def micros(call: Callable[[], Any], *, number: int) -> float:
 
 
 def in_process(game_id: str) -> list[dict[str, Any]]:
+    """Microseconds per operation on the same bodies as the load runs (early, middle and late
+    states), without HTTP: what the rules and the wire form cost by themselves."""
     game = GAMES[game_id]
-    state = game.deal(DealSetup(game.info.default_players, None, {}, None), SeedStream("bench"))
-    moves = legal_moves(game, state, game.to_move(state))
-    wire = game.dump_state(state)
+    samples = bodies(game_id)
+    validate_bodies, listing_bodies = samples["validate-legal"], samples["legal-moves"]
     seeds = iter(range(10**9))
+
+    def validate() -> None:
+        for body in validate_bodies:
+            state, move = game.load_state(body["state"]), game.load_move(body["move"])
+            game.check(state, move)
+            after, events = game.apply(state, move)
+            game.dump_state(after), [e.to_wire() for e in events]
+
+    def listing() -> None:
+        for body in listing_bodies:
+            state = game.load_state(body["state"])
+            [game.dump_move(m) for m in legal_moves(game, state, game.to_move(state))]
 
     def hand() -> None:
         rng = random.Random(next(seeds))
@@ -50,15 +65,14 @@ def in_process(game_id: str) -> list[dict[str, Any]]:
         while game.to_move(s) is not None:
             s, _ = game.apply(s, rng.choice(legal_moves(game, s, game.to_move(s))))
 
-    rows = {
-        "validate (load state + check + apply + dump)": lambda: game.dump_state(
-            game.apply(game.load_state(wire), moves[0])[0]),
-        "legal-moves (load state + list)": lambda: legal_moves(game, game.load_state(wire),
-                                                               game.to_move(state)),
-        "random hand played out": hand,
-    }
-    return [{"game": game_id, "what": what, "us": round(micros(call, number=50 if "hand" in what else 500), 1)}
-            for what, call in rows.items()]
+    rows = [
+        ("validate (load state and move, check, apply, dump state and events)", validate,
+         len(validate_bodies)),
+        ("legal-moves (load state, list and dump the moves)", listing, len(listing_bodies)),
+        ("random hand played out (rules only)", hand, 1),
+    ]
+    return [{"game": game_id, "what": what, "us": round(micros(call, number=20 if size > 1 else 50) / size, 1)}
+            for what, call, size in rows]
 
 
 def compare(game_id: str, endpoint: str, payloads: list[str], conns: int, seconds: float,
@@ -89,13 +103,17 @@ def compare(game_id: str, endpoint: str, payloads: list[str], conns: int, second
 def main() -> None:
     seconds = float(os.environ.get("BENCH_SECONDS", "10"))
     games = [g for g in os.environ.get("BENCH_GAMES", ",".join(sorted(GAMES))).split(",") if g]
+    endpoints = [e for e in os.environ.get("BENCH_ENDPOINTS", "").split(",") if e]
     conns_list = [int(c) for c in os.environ.get("BENCH_CONNS", "16,64").split(",")]
-    processes = [r for g in games for r in in_process(g)]
+    measure_in_process = os.environ.get("BENCH_IN_PROCESS", "1") != "0"
+    processes = [r for g in games for r in in_process(g)] if measure_in_process else []
     rows: list[dict[str, Any]] = []
     with gunicorn("service:create_app()", SERVICE_PORT) as service_pids, \
             gunicorn("bench.ceiling:create_app()", CEILING_PORT) as ceiling_pids:
         for game_id in games:
             for endpoint, payloads in bodies(game_id).items():
+                if endpoints and endpoint not in endpoints:
+                    continue
                 for conns in conns_list:
                     row = compare(game_id, endpoint, [dumps(b) for b in payloads], conns, seconds,
                                   service_pids, ceiling_pids)
