@@ -146,8 +146,9 @@ def evolve(state: S, **changes: Any) -> S:
     """A copy of a frozen, slotted dataclass with some fields changed: ``dataclasses.replace``
     without its per-call introspection, which showed at the top of the profiles. Every state and
     move class of the rules is such a dataclass, without ``__post_init__``."""
-    new = _new(type(state))
-    for name in type(state).__slots__:
+    cls: Any = type(state)
+    new: S = _new(cls)
+    for name in cls.__slots__:
         _set(new, name, getattr(state, name))
     for name, value in changes.items():
         _set(new, name, value)

@@ -3,6 +3,7 @@ with nothing but deal, legal-moves, validate and score."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import jsonschema_rs
@@ -112,6 +113,16 @@ def test_view_hides_the_other_hand(client):
 def test_request_id_is_echoed_or_made(client):
     assert client.get("/health", headers={"X-Request-ID": "abc-1"}).headers["X-Request-ID"] == "abc-1"
     assert len(client.get("/health").headers["X-Request-ID"]) == 32
+
+
+def test_one_json_access_line_per_request(client, capfd):
+    client.get("/health", headers={"X-Request-ID": "line-1"})
+    client.post(f"{P}/deal", data="{", content_type="application/json")
+    lines = [json.loads(line) for line in capfd.readouterr().err.splitlines() if line.startswith("{")]
+    health, bad = lines[-2:]
+    assert health["request_id"] == "line-1" and health["status"] == 200 and health["path"] == "/health"
+    assert bad["status"] == 400 and bad["method"] == "POST" and bad["duration_ms"] >= 0
+    assert len(bad["request_id"]) == 32 and bad["logger"] == "service.access"
 
 
 def test_cors_by_configuration():
