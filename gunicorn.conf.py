@@ -1,8 +1,21 @@
-"""gunicorn settings for `make run`, the Dockerfile and the tests: one file, read from the env.
+"""gunicorn settings for `make run`, the Dockerfile, the tests and `make bench`: one file, read
+from the env.
 
-Sync workers, one per core, with the app preloaded: on this 2-core class of machine that gave the
-steadiest throughput (gthread at times let one worker take every connection; gevent had long p99
-tails). Requests are short and CPU-bound, so threads add nothing.
+Sync workers, one per core, with the app preloaded. Requests are short and CPU-bound. Measured on
+the 2-core machine with `make bench` (Sixty-six, 3 s runs, A B A B, medians; wrk on the same cores),
+the service's requests/s for deal and validate at 16 and 64 connections were:
+
+    sync, 2 workers       3847 3700 3347 3300   p99 validate 5.7 / 22.0 ms
+    sync, 3 workers       4190 4078 3436 3437   p99 6.3 / 23.0 ms
+    sync, 4 workers       3960 3998 3345 3405   p99 6.3 / 23.5 ms
+    gthread, 2 x 2        4566 4790 3766 3595   p99 9.5 / 39.0 ms
+    gthread, 2 x 4        4265 4996 4122 4148   p99 12.3 / 39.7 ms
+
+More sync workers than cores stayed within the run-to-run noise (about 5 %). gthread keeps
+connections alive, so it skips a TCP handshake per request and gains 10-25 % throughput, but it
+doubles p99 latency, and earlier runs saw one worker take every connection (0.4x throughput).
+gevent had long p99 tails before any code existed. So: sync, one worker per core. WORKERS,
+WORKER_CLASS and THREADS override this for a machine where that measures otherwise.
 """
 
 import gc

@@ -15,16 +15,16 @@ import random
 import statistics
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
+from bench import report
 from bench.bodies import bodies
 from bench.load import Run, dumps, gunicorn, run
 from service.cards import SeedStream
 from service.games import GAMES
 from service.games.base import DealSetup, legal_moves
 
-RESULTS = Path(__file__).with_name("results") / "latest.json"
+RESULTS = report.RESULTS
 SERVICE_PORT, CEILING_PORT = 18731, 18732
 ROUNDS = 3
 
@@ -122,7 +122,10 @@ def main() -> None:
     for item in processes:
         print(f"{item['game']:<11} {item['what']:<46} {item['us']:>10} µs")
     RESULTS.parent.mkdir(exist_ok=True)
-    RESULTS.write_text(json.dumps({"seconds": seconds, "rows": rows, "in_process": processes}, indent=1))
+    result = {"seconds": seconds, "rows": rows, "in_process": processes}
+    RESULTS.write_text(json.dumps(result, indent=1))
+    print()
+    print(report.summary(result))
 
 
 def _line(row: dict[str, Any]) -> str:

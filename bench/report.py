@@ -1,0 +1,70 @@
+"""The issue's targets checked against a bench result, and the result as Markdown for the README.
+
+``python -m bench.report`` renders bench/results/latest.json again without rerunning anything.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+RESULTS = Path(__file__).with_name("results") / "latest.json"
+TRICK_GAMES = ("sixty-six", "bura", "kozel-bura", "kozel")
+VALIDATE_RATIO, ENDPOINT_RATIO, P99_FACTOR = 0.85, 0.70, 2.0
+SIXTY_SIX_VALIDATE_US, SIXTY_SIX_HAND_US = 50.0, 2000.0
+
+
+def misses(result: dict[str, Any]) -> list[str]:
+    """Every target a row or an in-process timing misses; empty when all are met."""
+    found = []
+    for row in result["rows"]:
+        name = f"{row['game']} {row['endpoint']} at {row['conns']} connections"
+        floor = VALIDATE_RATIO if row["endpoint"].startswith("validate") and row["game"] in TRICK_GAMES \
+            else ENDPOINT_RATIO
+        if row["ratio"] < floor:
+            found.append(f"{name}: ratio {row['ratio']} < {floor}")
+        if row["errors"]:
+            found.append(f"{name}: {row['errors']} errors")
+        if row["p99_ms"] >= P99_FACTOR * row["ceiling_p99_ms"]:
+            found.append(f"{name}: p99 {row['p99_ms']} ms >= {P99_FACTOR} x ceiling {row['ceiling_p99_ms']} ms")
+    limits = {"validate": SIXTY_SIX_VALIDATE_US, "random hand": SIXTY_SIX_HAND_US}
+    for item in result["in_process"]:
+        for prefix, limit in limits.items():
+            if item["game"] == "sixty-six" and item["what"].startswith(prefix) and item["us"] >= limit:
+                found.append(f"sixty-six in-process {prefix}: {item['us']} µs >= {limit} µs")
+    return found
+
+
+def markdown(result: dict[str, Any]) -> str:
+    lines = [
+        "| game | endpoint | conns | rps | ceiling rps | ratio | p99 ms | ceiling p99 ms | CPU µs/req "
+        "| ceiling CPU µs/req | errors |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    lines += [
+        f"| {r['game']} | {r['endpoint']} | {r['conns']} | {r['rps']:.0f} | {r['ceiling_rps']:.0f} "
+        f"| {r['ratio']:.2f} | {r['p99_ms']} | {r['ceiling_p99_ms']} | {r['cpu_us']:.0f} "
+        f"| {r['ceiling_cpu_us']:.0f} | {r['errors']} |"
+        for r in result["rows"]
+    ]
+    if result["in_process"]:
+        lines += ["", "| game | in process | µs |", "| --- | --- | --- |"]
+        lines += [f"| {i['game']} | {i['what']} | {i['us']} |" for i in result["in_process"]]
+    return "\n".join(lines)
+
+
+def summary(result: dict[str, Any]) -> str:
+    found = misses(result)
+    if not found:
+        return "Every target is met."
+    return f"{len(found)} target(s) missed:\n" + "\n".join(f"- {m}" for m in found)
+
+
+if __name__ == "__main__":
+    result = json.loads(RESULTS.read_text())
+    print(markdown(result))
+    print()
+    print(summary(result))
+    sys.exit(0)
