@@ -38,5 +38,4 @@ def when_ready(server):  # noqa: ANN001, ANN201 (gunicorn's hook signature)
     """The preloaded app (schemas, compiled validators, the spec) lives as long as the process:
     freezing it keeps the garbage collector from walking it on every full collection, and from
     touching, and so copying, the pages the workers share with the master."""
-    if os.environ.get("GC_FREEZE", "1") != "0":
-        gc.freeze()
+    gc.freeze()

@@ -64,6 +64,12 @@ class HandNotFinished(InvalidState):
     slug = "hand-not-finished"
 
 
+class IllegalRecordedMove(InvalidState):
+    """A move of a hand record that the rules refuse at its point in the hand."""
+
+    title, slug = "Illegal move in the record", "illegal-recorded-move"
+
+
 class IllegalMove(Exception):
     """A move the rules refuse. ``reason`` is a stable code from the game's rules file."""
 

@@ -62,7 +62,7 @@ def init_api(app: Flask, settings: Settings, games: dict[str, Game]) -> Api:
         API_SPEC_OPTIONS={"info": {"description": DESCRIPTION}},
         MAX_CONTENT_LENGTH=settings.max_body_bytes,
     )
-    api = Api(app)
+    api = Api(app, spec_kwargs={"extra_plugins": [fields.SchemaKeywords()]})
     fields.install(api.ma_plugin)
     observability.install(app, settings)
     validators = CompiledValidators(lambda: api.spec.to_dict()["components"]["schemas"])

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import marshmallow as ma
+from apispec import BasePlugin
 from apispec.ext.marshmallow import MarshmallowPlugin
 from apispec.utils import build_reference
 
@@ -159,3 +160,16 @@ def install(plugin: MarshmallowPlugin) -> None:
         return {}
 
     converter.add_attribute_function(attributes)
+
+
+class SchemaKeywords(BasePlugin):
+    """Schema-level JSON Schema keywords that marshmallow fields cannot say, taken from a schema
+    class's ``json_schema_extra`` (``named(exactly_one_of=...)`` sets it)."""
+
+    def schema_helper(self, name: str, definition: dict[str, Any], **kwargs: Any) -> dict[str, Any] | None:
+        schema = kwargs.get("schema")
+        if schema is None:
+            return None
+        cls = schema if isinstance(schema, type) else type(schema)
+        extra: dict[str, Any] | None = getattr(cls, "json_schema_extra", None)
+        return extra

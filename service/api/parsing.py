@@ -79,6 +79,9 @@ class CompiledValidators:
             return FieldError(_pointer([*path, extra]), "is not a known field")
         if error.rule == "oneOf" and "discriminator" in definition and isinstance(value, dict):
             return self._locate_variant(path, value, definition["discriminator"])
+        if error.rule == "oneOf" and all(set(branch) == {"required"} for branch in definition["oneOf"]):
+            names = [name for branch in definition["oneOf"] for name in branch["required"]]
+            return FieldError(_pointer(path), f"send exactly one of: {', '.join(names)}")
         return FieldError(_pointer(path), message)
 
     def _locate_variant(self, path: list[str], value: dict[str, Any], disc: Any) -> FieldError:

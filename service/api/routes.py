@@ -15,7 +15,7 @@ from flask import Response
 from service.api.parsing import CompiledParser
 from service.api.schemas import GameDetail, GameList, Health, Problem, envelopes
 from service.cards import SeedStream
-from service.errors import IllegalMove, InvalidState
+from service.errors import HandNotFinished, IllegalMove, IllegalRecordedMove, InvalidState
 from service.games.base import DealSetup, Game, GameInfo, Wire
 from service.games.base import legal_moves as moves_of
 
@@ -121,6 +121,27 @@ def _load_state(game: Game, body: Wire) -> Any:
         raise error.within("/state") from None
 
 
+def _replay(game: Game, record: Wire) -> Any:
+    """The state a hand record leads to; the first move the rules refuse is a 422 at its index."""
+    try:
+        state = game.load_state(record["start"])
+    except InvalidState as error:
+        raise error.within("/record/start") from None
+    seats = record["start"]["seats"]
+    for index, wire_move in enumerate(record["moves"]):
+        at = f"/record/moves/{index}"
+        if wire_move["seat"] >= seats:
+            raise InvalidState(f"{at}/seat", f"the game has seats 0..{seats - 1}")
+        move = game.load_move(wire_move)
+        try:
+            game.check(state, move)
+        except IllegalMove as refusal:
+            refused = f"move {index} is illegal here: {refusal.reason}: {refusal.message}"
+            raise IllegalRecordedMove(at, refused) from None
+        state, _ = game.apply(state, move)
+    return state
+
+
 def _examples(game: Game) -> dict[str, Wire]:
     """Request examples for the document: a real deal (seed "example") and, for ``score``, that
     hand played out by always taking the first legal move."""
@@ -149,9 +170,10 @@ def game_blueprint(blueprint_class: Any, game: Game, parser: CompiledParser) -> 
     errors = _documented_errors(bp, 400, 413, 415)
     example = _examples(game)
 
-    def seat_in_range(seat: int | None, body: Wire) -> None:
+    def seat_in_range(seat: int | None, body: Wire, at: str = "/seat") -> None:
+        """The schema knows the largest table only; the state says how many seats this one has."""
         if seat is not None and seat >= body["state"]["seats"]:
-            raise InvalidState("/seat", f"the game has seats 0..{body['state']['seats'] - 1}")
+            raise InvalidState(at, f"the game has seats 0..{body['state']['seats'] - 1}")
 
     @bp.route("", methods=["GET"])
     @lean(bp)
@@ -184,6 +206,7 @@ def game_blueprint(blueprint_class: Any, game: Game, parser: CompiledParser) -> 
     def validate(body: Wire) -> Response:
         """Is the move legal? If so, the next state and the events it caused."""
         state = _load_state(game, body)
+        seat_in_range(body["move"]["seat"], body, "/move/seat")
         move = game.load_move(body["move"])
         try:
             game.check(state, move)
@@ -227,9 +250,16 @@ def game_blueprint(blueprint_class: Any, game: Game, parser: CompiledParser) -> 
     @bp.response(200, env.score_out)
     @errors
     def score(body: Wire) -> Response:
-        """Score a finished hand and carry the match forward (422 if the hand is not over)."""
-        state = _load_state(game, body)
-        return json_response(game.score(state, body.get("match")))
+        """Score a finished hand and carry the match forward (422 if the hand is not over). The hand
+        is its final state, or a record: a start state and every move, each checked and applied."""
+        if "state" in body:
+            return json_response(game.score(_load_state(game, body), body.get("match")))
+        state = _replay(game, body["record"])
+        try:
+            answer = game.score(state, body.get("match"))
+        except HandNotFinished:
+            raise HandNotFinished("/record/moves", "the moves stop before the hand is over") from None
+        return json_response({**answer, "state": game.dump_state(state)})
 
     return bp
 

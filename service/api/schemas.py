@@ -13,6 +13,8 @@ from marshmallow import fields, validate
 from service.api.fields import Card, CardList, MoveUnion, StrictBoolean, StrictInteger
 
 MAX_SEATS = 6
+MAX_RECORD_MOVES = 1000
+"""More moves than any hand of these games takes; bounds the work one request can ask for."""
 
 
 class Strict(ma.Schema):
@@ -36,11 +38,25 @@ def one_of(values: Sequence[Any], **kwargs: Any) -> fields.Field:
     return StrictInteger(validate=validate.OneOf(values), **kwargs)
 
 
-def named(name: str, doc: str, members: dict[str, Any]) -> type[ma.Schema]:
-    """A schema class built from fields; ``name`` is its name in the OpenAPI document."""
-    schema = Strict.from_dict(members, name=name)
-    schema.__doc__ = doc
-    return schema
+def named(
+    name: str, doc: str, members: dict[str, Any], *, exactly_one_of: tuple[str, ...] = ()
+) -> type[ma.Schema]:
+    """A schema class built from fields; ``name`` is its name in the OpenAPI document.
+    ``exactly_one_of`` names fields of which a body carries one and only one: marshmallow checks
+    it, and the document says it as a ``oneOf`` of ``required`` sets."""
+    attrs: dict[str, Any] = {**members, "__doc__": doc,
+                             "Meta": type("Meta", (Strict.Meta,), {"register": False})}
+    if exactly_one_of:
+        attrs["json_schema_extra"] = {"oneOf": [{"required": [f]} for f in exactly_one_of]}
+        attrs["_exactly_one"] = ma.validates_schema(_exactly_one(exactly_one_of))
+    return type(name, (Strict,), attrs)
+
+
+def _exactly_one(names: tuple[str, ...]) -> Any:
+    def check(self: ma.Schema, data: dict[str, Any], **kwargs: Any) -> None:
+        if sum(name in data for name in names) != 1:
+            raise ma.ValidationError(f"send exactly one of: {', '.join(names)}")
+    return check
 
 
 @dataclass(frozen=True)
@@ -206,11 +222,22 @@ def envelopes(game: GameSchemas) -> Envelopes:
         view_out=named(f"{p}ViewOut", "What the seat may see.", {
             "view": fields.Nested(game.view, required=True),
         }),
-        score_in=named(f"{p}ScoreIn", "A finished hand and the match so far.", {
-            "state": state, "match": match,
-        }),
+        score_in=named(f"{p}ScoreIn", "A finished hand, as its final state or as a record of its moves, "
+                       "and the match so far.", {
+            "state": fields.Nested(game.state, metadata={"description": "The final state."}),
+            "record": fields.Nested(named(f"{p}HandRecord", "A hand played elsewhere: the state it "
+                                          "started from and every move, in order. Each move is checked "
+                                          "and applied; the first illegal one is a 422 at its index.", {
+                "start": fields.Nested(game.state, required=True, metadata={
+                    "description": "Usually the state `deal` answered."}),
+                "moves": fields.List(move, required=True, validate=validate.Length(max=MAX_RECORD_MOVES)),
+            })),
+            "match": match,
+        }, exactly_one_of=("state", "record")),
         score_out=named(f"{p}ScoreOut", "The hand's breakdown and the updated match.", {
             "hand": fields.Nested(game.hand_score, required=True),
             "match": fields.Nested(game.match, required=True),
+            "state": fields.Nested(game.state, metadata={
+                "description": "The final state the record led to (only when a record was scored)."}),
         }),
     )

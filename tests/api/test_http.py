@@ -179,16 +179,20 @@ def documented(client):
 
 
 def _play_over_http(post, game_id, players, seed, rng):
+    """A random hand; its final state and its record must score alike."""
     path = f"/v1/games/{game_id}"
-    state = post(f"{path}/deal", {"seed": seed, "players": players})["state"]
+    state = start = post(f"{path}/deal", {"seed": seed, "players": players})["state"]
+    played = []
     while state["status"] == "in_progress":
         moves = post(f"{path}/legal-moves", {"state": state})["moves"]
         for seat in [None, *range(state["seats"])]:
             post(f"{path}/view", {"state": state, "seat": seat})
-        answer = post(f"{path}/validate", {"state": state, "move": rng.choice(moves)})
+        played.append(rng.choice(moves))
+        answer = post(f"{path}/validate", {"state": state, "move": played[-1]})
         assert answer["legal"], answer
         state = answer["state"]
-    post(f"{path}/score", {"state": state})
+    scored = post(f"{path}/score", {"state": state})
+    assert post(f"{path}/score", {"record": {"start": start, "moves": played}}) == {**scored, "state": state}
     return state
 
 
@@ -199,6 +203,29 @@ def test_random_hands_over_http_for_every_player_count(documented, game_id, play
     rng = random.Random(f"{game_id}-{players}")
     for n in range(8):
         _play_over_http(documented, game_id, players, f"{game_id}-{players}-{n}", rng)
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_a_hand_record_is_refused_at_its_first_illegal_move(client, game_id):
+    path, rng = f"/v1/games/{game_id}", random.Random(game_id)
+    state = start = client.post(f"{path}/deal", json={"seed": "record"}).json["state"]
+    played = []
+    while state["status"] == "in_progress":
+        played.append(rng.choice(client.post(f"{path}/legal-moves", json={"state": state}).json["moves"]))
+        state = client.post(f"{path}/validate", json={"state": state, "move": played[-1]}).json["state"]
+
+    def score(**body):
+        return client.post(f"{path}/score", json=body)
+
+    short = problem(score(record={"start": start, "moves": played[:-1]}), 422)
+    assert short["errors"][0]["pointer"] == "/record/moves"
+    repeated = problem(score(record={"start": start, "moves": [played[0], *played]}), 422)
+    assert repeated["type"].endswith("illegal-recorded-move")
+    assert repeated["errors"][0]["pointer"] == "/record/moves/1"
+    broken = problem(score(record={"start": {**start, "dealer": start["seats"]}, "moves": played}), 422)
+    assert broken["errors"][0]["pointer"].startswith("/record/start")
+    for body in ({}, {"state": state, "record": {"start": start, "moves": played}}):
+        assert problem(score(**body), 422)["errors"] == [{"pointer": "", "message": "send exactly one of: state, record"}]
 
 
 @pytest.mark.parametrize("game_id", ["bura", "kozel-bura"])
