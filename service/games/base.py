@@ -173,14 +173,17 @@ def check_deck(full_deck: Sequence[Card], found: Sequence[Card], zones: Callable
         for index, card in enumerate(pile):
             seen[card] += 1
             if seen[card] > allowed[card]:
-                times = "once" if allowed[card] == 1 else f"{allowed[card]} times"
-                raise InvalidState(
-                    f"{pointer}/{index}",
-                    f"{card.code} appears more often than the deck holds it ({times})",
-                )
+                raise InvalidState(f"{pointer}/{index}", _overcount(card, allowed[card]))
     missing = allowed - seen
     listed = " ".join(sorted(c.code for c in missing.elements()))
     raise InvalidState("", f"cards missing from the state: {listed}")
+
+
+def _overcount(card: Card, allowed: int) -> str:
+    if allowed == 0:
+        return f"{card.code} is not in this deck"
+    times = "once" if allowed == 1 else f"{allowed} times"
+    return f"{card.code} appears more often than the deck holds it ({times})"
 
 
 @cache

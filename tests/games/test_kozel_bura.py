@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from service.cards import cards, codes
+from service.cards import SeedStream, cards, codes
+from service.errors import InvalidState
+from service.games.base import DealSetup
 from service.games.kozel_bura import KozelBura, rules
 from service.games.multi_trick.engine import Molodka
 from service.games.tricks import draw_round
@@ -203,3 +205,12 @@ def test_7_2_egg_compounding():
     match = {"penalties": [0, 0], "multiplier": 2, "over": False, "losers": None, "winner": None,
              "next_dealer": eggs.dealer}
     assert GAME.score(eggs, match)["match"]["multiplier"] == 4
+
+
+def test_a_six_in_a_32_card_game_is_not_in_its_deck():
+    state = GAME.dump_state(GAME.deal(DealSetup(2, None, {"deck": 32}, None), SeedStream("six")))
+    state["stock"][0] = "6S"
+    with pytest.raises(InvalidState) as error:
+        GAME.load_state(state)
+    assert error.value.errors[0].pointer == "/stock/0"
+    assert error.value.errors[0].message == "6S is not in this deck"
