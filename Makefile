@@ -6,13 +6,13 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export HOST PORT
 
-.PHONY: run test spec lint bench clean
+.PHONY: run test spec lint bench profile clean
 
 # The venv is rebuilt when pyproject.toml is newer than it.
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -e '.[test,bench]'
 	touch $@
 
 run: $(BIN)/.installed
@@ -30,6 +30,9 @@ spec: $(BIN)/.installed
 
 bench: $(BIN)/.installed
 	$(BIN)/python -m bench
+
+profile: $(BIN)/.installed
+	$(BIN)/python -m bench.profile
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

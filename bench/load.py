@@ -52,9 +52,10 @@ def find_wrk() -> str | None:
 
 
 @contextmanager
-def gunicorn(app: str, port: int) -> Iterator[list[int]]:
-    """The configuration `make run` and the Dockerfile use; yields the process ids to meter."""
-    env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), }
+def gunicorn(app: str, port: int, env: dict[str, str] | None = None) -> Iterator[list[int]]:
+    """The configuration `make run` and the Dockerfile use (``env`` may override its settings);
+    yields the process ids to meter."""
+    env = {**os.environ, **(env or {}), "HOST": "127.0.0.1", "PORT": str(port)}
     gunicorn_bin = str(Path(sys.executable).with_name("gunicorn"))
     command = [gunicorn_bin, "--config", "gunicorn.conf.py", app]
     if PIN:  # servers on core 0, the load generator on core 1
@@ -79,7 +80,7 @@ def gunicorn(app: str, port: int) -> Iterator[list[int]]:
         process.wait(timeout=15)
 
 
-def _children(pid: int) -> list[int]:
+def children(pid: int) -> list[int]:
     path = Path(f"/proc/{pid}/task/{pid}/children")
     return [int(p) for p in path.read_text().split()] if path.exists() else []
 
@@ -87,7 +88,7 @@ def _children(pid: int) -> list[int]:
 def _cpu_seconds(masters: list[int]) -> float:
     """User and system time of the gunicorn masters and their workers, read now."""
     ticks = 0
-    for pid in [p for master in masters for p in (master, *_children(master))]:
+    for pid in [p for master in masters for p in (master, *children(master))]:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         ticks += int(fields[11]) + int(fields[12])
     return ticks / os.sysconf("SC_CLK_TCK")
