@@ -121,17 +121,21 @@ def _load_state(game: Game, body: Wire) -> Any:
         raise error.within("/state") from None
 
 
+def _seat_at_table(seat: int | None, state: Wire, at: str) -> None:
+    """The schema knows the largest table only; the state says how many seats this one has."""
+    if seat is not None and seat >= state["seats"]:
+        raise InvalidState(at, f"the game has seats 0..{state['seats'] - 1}")
+
+
 def _replay(game: Game, record: Wire) -> Any:
     """The state a hand record leads to; the first move the rules refuse is a 422 at its index."""
     try:
         state = game.load_state(record["start"])
     except InvalidState as error:
         raise error.within("/record/start") from None
-    seats = record["start"]["seats"]
     for index, wire_move in enumerate(record["moves"]):
         at = f"/record/moves/{index}"
-        if wire_move["seat"] >= seats:
-            raise InvalidState(f"{at}/seat", f"the game has seats 0..{seats - 1}")
+        _seat_at_table(wire_move["seat"], record["start"], f"{at}/seat")
         move = game.load_move(wire_move)
         try:
             game.check(state, move)
@@ -170,11 +174,6 @@ def game_blueprint(blueprint_class: Any, game: Game, parser: CompiledParser) -> 
     errors = _documented_errors(bp, 400, 413, 415)
     example = _examples(game)
 
-    def seat_in_range(seat: int | None, body: Wire, at: str = "/seat") -> None:
-        """The schema knows the largest table only; the state says how many seats this one has."""
-        if seat is not None and seat >= body["state"]["seats"]:
-            raise InvalidState(at, f"the game has seats 0..{body['state']['seats'] - 1}")
-
     @bp.route("", methods=["GET"])
     @lean(bp)
     @bp.response(200, GameDetail)
@@ -206,7 +205,7 @@ def game_blueprint(blueprint_class: Any, game: Game, parser: CompiledParser) -> 
     def validate(body: Wire) -> Response:
         """Is the move legal? If so, the next state and the events it caused."""
         state = _load_state(game, body)
-        seat_in_range(body["move"]["seat"], body, "/move/seat")
+        _seat_at_table(body["move"]["seat"], body["state"], "/move/seat")
         move = game.load_move(body["move"])
         try:
             game.check(state, move)
@@ -226,7 +225,7 @@ def game_blueprint(blueprint_class: Any, game: Game, parser: CompiledParser) -> 
         """Every legal move of the seat to move (or of ``seat``, out-of-turn moves included)."""
         state = _load_state(game, body)
         seat = body.get("seat")
-        seat_in_range(seat, body)
+        _seat_at_table(seat, body["state"], "/seat")
         to_move = game.to_move(state)
         asking = to_move if seat is None else seat
         moves = [] if asking is None else [game.dump_move(m) for m in moves_of(game, state, asking)]
@@ -241,7 +240,7 @@ def game_blueprint(blueprint_class: Any, game: Game, parser: CompiledParser) -> 
         """What one seat may see; ``seat: null`` is a spectator."""
         state = _load_state(game, body)
         seat = body.get("seat")
-        seat_in_range(seat, body)
+        _seat_at_table(seat, body["state"], "/seat")
         return json_response({"view": game.view(state, seat)})
 
     @bp.route("/score", methods=["POST"])
