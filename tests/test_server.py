@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.client
 import json
 import urllib.request
 
@@ -24,3 +25,27 @@ def test_dockerfile_command_serves_health_and_games():
                                          headers={"Content-Type": "application/json"})
         with urllib.request.urlopen(request) as answer:
             assert json.load(answer)["state"]["game"] == "sixty-six"
+
+
+def _post(url: str, body: bytes, *, chunked: bool) -> tuple[int, bytes]:
+    host, port = url.removeprefix("http://").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=10)
+    headers = {"Content-Type": "application/json"}
+    payload = iter([body[:10], body[10:]]) if chunked else body
+    connection.request("POST", "/v1/games/sixty-six/deal", payload, headers, encode_chunked=chunked)
+    answer = connection.getresponse()
+    return answer.status, answer.read()
+
+
+def test_bodies_are_read_whole_with_or_without_length_and_refused_past_the_limit():
+    """The body is read straight from gunicorn's input: with Content-Length or chunked, whole,
+    and 413 past MAX_BODY_BYTES either way."""
+    with gunicorn(MAX_BODY_BYTES="200") as url:
+        small = json.dumps({"seed": "chunks", "players": 2}).encode()
+        large = json.dumps({"seed": "x" * 300}).encode()
+        for chunked in (False, True):
+            status, answer = _post(url, small, chunked=chunked)
+            assert status == 200 and json.loads(answer)["seed"] == "chunks"
+            status, answer = _post(url, large, chunked=chunked)
+            assert status == 413, answer
+            assert json.loads(answer)["status"] == 413
