@@ -9,7 +9,6 @@ detail with a JSON pointer to the offending field.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -118,17 +117,23 @@ def read_body(environ: dict[str, Any], *, max_bytes: int) -> bytes:
 
 def read_json(req: Request, *, max_bytes: int) -> Any:
     """The body as JSON: 415 unless ``application/json``, 400 unless it parses."""
-    if req.mimetype != "application/json":
+    if req.environ.get("CONTENT_TYPE") != "application/json" and req.mimetype != "application/json":
         raise UnsupportedMediaType("send the body as application/json")
     body = read_body(req.environ, max_bytes=max_bytes)
     try:
         data = orjson.loads(body)
     except orjson.JSONDecodeError as error:
         raise MalformedJson(f"the body is not valid JSON: {error}") from None
-    return _integral_floats_as_ints(data) if _FLOAT.search(body) else data
+    return _integral_floats_as_ints(data) if _may_hold_floats(body) else data
 
 
-_FLOAT = re.compile(rb"\d[.eE]")
+_DIGITS_AS_ZERO = bytes.maketrans(b"123456789E", b"000000000e")
+
+
+def _may_hold_floats(body: bytes) -> bool:
+    """A float literal has a point or an exponent after a digit. This superset test is done in
+    C; a regular expression for the same took longer than parsing the body."""
+    return b"." in body or b"0e" in body.translate(_DIGITS_AS_ZERO)
 
 
 def _integral_floats_as_ints(data: Any) -> Any:

@@ -80,6 +80,24 @@ def test_schema_errors_are_422_with_a_pointer(client, body, pointer):
     assert problem(client.post(f"{P}/validate", json=body), 422)["errors"][0]["pointer"] == pointer
 
 
+@pytest.mark.parametrize("seat", [b"1.0", b"1e0", b"1E0", b"10e-1", b"1.0e0"])
+def test_integral_floats_are_integers(client, seat):
+    """JSON Schema counts 1.0 as an integer; the rules get the int, and answer as for 1."""
+    state = deal(client, seed="floats")["state"]
+    move = {"seat": 1, "type": "play", "cards": [state["hands"][1][0]]}
+    expected = client.post(f"{P}/validate", json={"state": state, "move": move}).data
+    body = json.dumps({"state": state, "move": {**move, "seat": 987654}}).encode()
+    answer = client.post(f"{P}/validate", data=body.replace(b"987654", seat),
+                         content_type="application/json")
+    assert answer.status_code == 200 and answer.data == expected
+
+
+def test_fractional_seat_is_422(client):
+    state = deal(client, seed="floats")["state"]
+    body = {"state": state, "move": {"seat": 1.5, "type": "play", "cards": ["AS"]}}
+    assert problem(client.post(f"{P}/validate", json=body), 422)["errors"][0]["pointer"] == "/move/seat"
+
+
 def test_duplicated_card_is_422_naming_it(client):
     state = deal(client, seed="s")["state"]
     state["hands"][1][0] = state["hands"][0][0]
