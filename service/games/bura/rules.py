@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from service.cards import Card, SeedStream, deck, shuffle
 from service.errors import IllegalMove
@@ -41,6 +42,7 @@ class Options:
     next_leader: str = "dealer_left"
 
 
+@cache
 def variant(options: Options) -> Variant:
     return Variant(hand_size=HAND_SIZE, lead_sizes=(1, 2, 3), molodka=options.molodka_out_of_turn,
                    molodka_of_trumps=False, face_down_discards=not options.open_play)
@@ -78,7 +80,8 @@ def check(state: State, move: Move) -> None:
     try:
         _check(state, move)
     except IllegalMove as refusal:
-        raise IllegalMove(refusal.reason, refusal.message, RULES[refusal.reason]) from None
+        refusal.rule = RULES[refusal.reason]  # the engine is shared; the rule numbers are Bura's
+        raise
 
 
 def _check(state: State, move: Move) -> None:
@@ -123,8 +126,13 @@ def forms(state: State, hand: tuple[Card, ...], combination: str) -> bool:
 
 
 def candidate_moves(state: State, seat: int) -> list[Move]:
-    moves: list[Move] = [*engine.candidate_trick_moves(state, variant(state.options), seat)]
-    return [*moves, Claim(seat), Declare(seat, "bura"), Declare(seat, "moscow"), Pass(seat)]
+    """The moves of the current phase (``check`` refuses any other phase's moves first)."""
+    if state.phase == "play":
+        moves: list[Move] = [*engine.candidate_trick_moves(state, variant(state.options), seat)]
+        return [*moves, Claim(seat), Declare(seat, "bura"), Declare(seat, "moscow")]
+    if state.phase == "final_claims":
+        return [Claim(seat), Pass(seat)]
+    return []
 
 
 # --- effects -----------------------------------------------------------------------------------

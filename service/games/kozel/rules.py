@@ -266,16 +266,19 @@ def _check_follow(hand: tuple[Card, ...], card: Card, lead: Card, trump: str) ->
 
 
 def candidate_moves(state: State, seat: int) -> list[Move]:
-    moves: list[Move] = [Play(seat, c) for c in state.hands[seat]]
-    moves += [GiveTrump(seat, c) for c in state.hands[seat]] + [GiveBack(seat, c) for c in state.hands[seat]]
-    moves.append(Pass(seat))
+    """The moves of the current phase (``check`` refuses any other phase's moves first)."""
+    hand = state.hands[seat]
+    if state.phase == "play":
+        return [Play(seat, c) for c in hand]
+    if state.phase == "exchange":
+        return [*(GiveTrump(seat, c) for c in hand), *(GiveBack(seat, c) for c in hand), Pass(seat)]
+    if state.phase != "name_trump":
+        return []
     if state.undealt:
         orders = list(permutations(range(SEATS)))
-        moves += [NameTrump(seat, suit, False, order) for suit in "CDHS" for order in orders]
-        moves += [NameTrump(seat, None, True, order) for order in orders]
-    else:
-        moves += [NameTrump(seat, suit) for suit in "CDHS"]
-    return moves
+        return [*(NameTrump(seat, suit, False, order) for suit in "CDHS" for order in orders),
+                *(NameTrump(seat, None, True, order) for order in orders)]
+    return [NameTrump(seat, suit) for suit in "CDHS"]
 
 
 # --- effects -----------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ and the penalty-point match."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from service.cards import Card, SeedStream, deck, shuffle
 from service.errors import IllegalMove
@@ -41,6 +42,7 @@ class Options:
     penalty_limit: int = 12
 
 
+@cache
 def variant(options: Options) -> Variant:
     return Variant(hand_size=HAND_SIZE, lead_sizes=(1, 3) if options.triple_lead else (1,),
                    molodka=options.triple_lead, molodka_of_trumps=True, face_down_discards=False)
@@ -79,7 +81,8 @@ def check(state: State, move: Move) -> None:
             engine.refuse("hand_finished", "the hand is over")
         engine.check_trick_move(state, variant(state.options), move)
     except IllegalMove as refusal:
-        raise IllegalMove(refusal.reason, refusal.message, RULES[refusal.reason]) from None
+        refusal.rule = RULES[refusal.reason]  # the engine is shared; the rule numbers are Kozel-bura's
+        raise
 
 
 def candidate_moves(state: State, seat: int) -> list[Move]:
