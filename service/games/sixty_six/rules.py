@@ -19,7 +19,6 @@ from service.games.tricks import (
     draw_round,
     point_table,
     without,
-    won_points,
 )
 
 # --- tables (§2) -------------------------------------------------------------------------------
@@ -139,6 +138,8 @@ class State:
     closed_snapshot: ClosedSnapshot | None = None
     first_to_66: int | None = None
     claimed_by: int | None = None
+    card_points: Pair = (0, 0)
+    """The card points in each seat's won tricks: derived, kept up to date as tricks are won."""
 
     @property
     def trump_suit(self) -> str:
@@ -203,7 +204,7 @@ class HandResult:
 
 
 def trick_card_points(state: State, seat: int) -> int:
-    return won_points(state.tricks_won[seat], POINTS)
+    return state.card_points[seat]
 
 
 def points(state: State, seat: int) -> int:
@@ -423,7 +424,8 @@ def _resolve_trick(state: State, events: list[Event]) -> tuple[State, list[Event
     winner = follower if beats(reply, lead, trump_suit=state.trump_suit, order=RANK_ORDER) else leader
     first_trick = not state.tricks_won[winner]
     tricks_won = at_seat(state.tricks_won, winner, (*state.tricks_won[winner], (lead, reply)))
-    events.append(Event("trick_won", winner, (lead, reply), card_points((lead, reply), POINTS)))
+    taken = card_points((lead, reply), POINTS)
+    events.append(Event("trick_won", winner, (lead, reply), taken))
     stock, hands = state.stock, state.hands
     if stock and state.stock_closed_by is None:
         stock, drawn, draws = draw_round(stock, hands, first=winner, hand_size=HAND_SIZE)
@@ -431,7 +433,8 @@ def _resolve_trick(state: State, events: list[Event]) -> tuple[State, list[Event
         events += [Event("card_drawn", s, (c,)) for s, c in draws]
     over = not hands[0] and not hands[1]
     state = evolve(state, tricks_won=tricks_won, trick=(), stock=stock, hands=hands, leader=winner,
-                   to_move=None if over else winner)
+                   to_move=None if over else winner,
+                   card_points=at_seat(state.card_points, winner, state.card_points[winner] + taken))
     if first_trick:
         state = _credit_marriages(state, winner)
     if earns_last_trick_bonus(state):

@@ -17,6 +17,7 @@ from service.games.sixty_six.rules import (
     Options,
     State,
 )
+from service.games.tricks import won_points
 
 
 def load_options(wire: Wire) -> Options:
@@ -37,7 +38,7 @@ def load_state(wire: Wire) -> State:
     """Build the state and check it; ``InvalidState`` pointers are relative to the state."""
     snapshot = wire.get("closed_snapshot")
     hands = wire["hands"]
-    tricks_won = wire["tricks_won"]
+    tricks_won = (_tricks(wire["tricks_won"][0]), _tricks(wire["tricks_won"][1]))
     state = State(
         options=load_options(wire.get("options", {})),
         dealer=wire["dealer"],
@@ -47,7 +48,7 @@ def load_state(wire: Wire) -> State:
         leader=wire["leader"],
         to_move=wire["to_move"],
         trick=tuple((t["seat"], CARDS[t["card"]]) for t in wire["trick"]),
-        tricks_won=(_tricks(tricks_won[0]), _tricks(tricks_won[1])),
+        tricks_won=tricks_won,
         marriages=(
             tuple(Marriage(**m) for m in wire["marriages"][0]),
             tuple(Marriage(**m) for m in wire["marriages"][1]),
@@ -57,6 +58,7 @@ def load_state(wire: Wire) -> State:
         closed_snapshot=ClosedSnapshot(**snapshot) if snapshot is not None else None,
         first_to_66=None,
         claimed_by=wire.get("claimed_by"),
+        card_points=(won_points(tricks_won[0], rules.POINTS), won_points(tricks_won[1], rules.POINTS)),
     )
     found = [*state.hands[0], *state.hands[1], *state.stock, *(card for _, card in state.trick),
              *chain.from_iterable(state.tricks_won[0]), *chain.from_iterable(state.tricks_won[1])]
