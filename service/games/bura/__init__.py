@@ -51,7 +51,7 @@ def _match(match: Wire | None, *, seats: int, dealer: int, target: int, at: str)
 def _result_wire(state: State) -> Wire:
     outcome = rules.result(state)
     return {"reason": outcome.reason, "seat": outcome.seat, "winners": list(outcome.winners),
-            "losers": list(outcome.losers), "points": [state.points(s) for s in range(state.seats)]}
+            "losers": list(outcome.losers), "points": list(state.card_points)}
 
 
 class Bura(RulesDelegate):
@@ -123,7 +123,7 @@ class Bura(RulesDelegate):
 
 def _derived(state: State) -> Wire:
     return {"status": "finished" if state.phase == "over" else "in_progress", "trump": state.trump,
-            "points": [state.points(s) for s in range(state.seats)]}
+            "points": list(state.card_points)}
 
 
 def _check_phase(state: State) -> None:

@@ -35,7 +35,7 @@ def _match(match: Wire | None, *, seats: int, dealer: int, at: str) -> Match:
 def _result_wire(state: State) -> Wire:
     outcome = rules.result(state)
     return {"reason": outcome.reason, "winner": outcome.winner,
-            "points": [state.points(s) for s in range(state.seats)]}
+            "points": list(state.card_points)}
 
 
 class KozelBura(RulesDelegate):
@@ -58,7 +58,7 @@ class KozelBura(RulesDelegate):
         _check_phase(loaded)
         wire.check_derived(state, {
             "status": "finished" if loaded.phase == "over" else "in_progress", "trump": loaded.trump,
-            "points": [loaded.points(s) for s in range(loaded.seats)],
+            "points": list(loaded.card_points),
             "result": _result_wire(loaded) if loaded.ending else None,
         })
         return loaded

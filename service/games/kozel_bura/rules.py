@@ -117,7 +117,7 @@ def result(state: State) -> HandResult:
     ending = state.ending
     if ending is not None and ending.kind == "bura":
         return HandResult("bura", ending.seat)
-    points = [state.points(s) for s in range(state.seats)]
+    points = list(state.card_points)
     best = [s for s, p in enumerate(points) if p == max(points)]
     return HandResult("played_out", best[0]) if len(best) == 1 else HandResult("eggs", None)
 

@@ -81,13 +81,15 @@ class State:
     ending: Ending | None = None
     last_taker: int | None = None
     """The seat that took the last completed trick."""
+    card_points: tuple[int, ...] = ()
+    """The card points in each seat's won pile: derived, kept up to date as tricks are taken."""
 
     @property
     def trump(self) -> str:
         return self.trump_card.suit or ""
 
     def points(self, seat: int) -> int:
-        return card_points(self.won[seat], POINTS)
+        return self.card_points[seat]
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +136,7 @@ def deal(cards: Sequence[Card], *, seats: int, dealer: int, hand_size: int, opti
     return State(
         options=options, seats=seats, dealer=dealer, trump_card=cards[dealt],
         stock=(*cards[dealt + 1:], cards[dealt]), hands=hands, won=((),) * seats,
-        leader=first, to_move=first, trick=None,
+        leader=first, to_move=first, trick=None, card_points=(0,) * seats,
     )
 
 
@@ -294,10 +296,12 @@ def _take_trick(
     taker = trick.winning.seat
     cards = tuple(c for p in trick.plays for c in p.cards)
     won = with_one_of(state.seats, state.won, taker, (*state.won[taker], *cards))
-    events.append(Event("trick_won", taker, points=card_points(cards, POINTS)))
+    taken = card_points(cards, POINTS)
+    events.append(Event("trick_won", taker, points=taken))
+    points = with_one_of(state.seats, state.card_points, taker, state.card_points[taker] + taken)
     stock, hands, draws = draw_round(state.stock, hands, first=taker, hand_size=variant.hand_size)
     events += [Event("card_drawn", seat) for seat, _ in draws]
     leader = next_with_cards(hands, taker)
     state = evolve(state, won=won, stock=stock, hands=hands, trick=None, last_taker=taker,
-                   leader=taker if leader is None else leader, to_move=leader)
+                   leader=taker if leader is None else leader, to_move=leader, card_points=points)
     return state, events, taker

@@ -11,6 +11,7 @@ from service.cards import CARDS, Card, codes, pile
 from service.errors import InvalidState
 from service.games.base import Wire, check_deck
 from service.games.multi_trick.engine import (
+    POINTS,
     RANK_ORDER,
     Ending,
     Lead,
@@ -21,7 +22,7 @@ from service.games.multi_trick.engine import (
     Trick,
     Variant,
 )
-from service.games.tricks import beats_set
+from service.games.tricks import beats_set, card_points
 
 
 def _trick(wire: Wire | None) -> Trick | None:
@@ -41,13 +42,14 @@ def load(wire: Wire, *, options: Any, deck: Sequence[Card], variant: Variant) ->
             raise InvalidState(f"/{name}", f"{name} has one list per seat ({seats})")
     ending = wire.get("ending")
     _check_seat_numbers(wire, seats)
+    won = tuple(pile(w) for w in wire["won"])
     state = State(
         options=options, seats=seats, dealer=wire["dealer"], trump_card=CARDS[wire["trump_card"]],
         stock=pile(wire["stock"]), hands=tuple(pile(h) for h in wire["hands"]),
-        won=tuple(pile(w) for w in wire["won"]), leader=wire["leader"], to_move=wire["to_move"],
+        won=won, leader=wire["leader"], to_move=wire["to_move"],
         trick=_trick(wire["trick"]), phase=wire["phase"], passes=wire.get("passes", 0),
         ending=None if ending is None else Ending(ending["kind"], ending["seat"]),
-        last_taker=wire.get("last_taker"),
+        last_taker=wire.get("last_taker"), card_points=tuple(card_points(w, POINTS) for w in won),
     )
     check_deck(deck, _found(state), lambda: _zones(state))
     _check_stock_and_hands(state, variant)
@@ -182,7 +184,7 @@ def dump(state: State, *, game: str, options: Wire, with_passes: bool) -> Wire:
         "status": "finished" if state.phase == "over" else "in_progress", "options": options,
         "trump": state.trump, "trump_card": state.trump_card.code, "stock": codes(state.stock),
         "hands": [codes(h) for h in state.hands], "won": [codes(w) for w in state.won],
-        "points": [state.points(s) for s in range(state.seats)],
+        "points": list(state.card_points),
         "leader": state.leader, "trick": _trick_wire(state.trick), "phase": state.phase,
         "ending": None if state.ending is None else {"kind": state.ending.kind, "seat": state.ending.seat},
         "last_taker": state.last_taker,
