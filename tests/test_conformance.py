@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from itertools import combinations, permutations
 from typing import Any
 
 import pytest
@@ -19,6 +20,8 @@ from marshmallow.validate import OneOf
 from service.cards import CARDS, SeedStream
 from service.games import GAMES
 from service.games.base import DealSetup, Game, is_legal, legal_moves
+from service.games.bura import rules as bura
+from service.games.kozel import rules as kozel
 from service.games.multi_trick import engine as multi_trick
 from service.games.sixty_six import rules as sixty_six
 
@@ -256,3 +259,65 @@ def _refused_or_not_a_move(game: Game, state: Any, move: dict[str, Any]) -> None
     except KeyError:  # a code outside this game's deck: the schema refuses it before any rule
         return
     assert not is_legal(game, state, parsed), move
+
+
+def _trick_family_universe(state: Any) -> Iterator[Any]:
+    for seat, hand in enumerate(state.hands):
+        for size in (1, 2, 3):
+            for cards in dict.fromkeys(combinations(hand, size)):
+                yield multi_trick.Lead(seat, cards)
+                yield multi_trick.Molodka(seat, cards)
+                yield multi_trick.Respond(seat, cards, "beat")
+                yield multi_trick.Respond(seat, cards, "discard")
+
+
+def _bura_universe(state: Any) -> Iterator[Any]:
+    yield from _trick_family_universe(state)
+    for seat in range(state.seats):
+        yield from (bura.Claim(seat), bura.Pass(seat), bura.Declare(seat, "bura"), bura.Declare(seat, "moscow"))
+
+
+def _kozel_universe(state: Any) -> Iterator[Any]:
+    orders = [None, *permutations(range(kozel.SEATS))]
+    for seat, hand in enumerate(state.hands):
+        yield kozel.Pass(seat)
+        for card in hand:
+            yield from (kozel.Play(seat, card), kozel.GiveTrump(seat, card), kozel.GiveBack(seat, card))
+        for suit in (None, *"CDHS"):
+            for by_last in (False, True):
+                yield from (kozel.NameTrump(seat, suit, by_last, order) for order in orders)
+
+
+def _sixty_six_universe(state: Any) -> Iterator[Any]:
+    for seat in (0, 1):
+        yield from (sixty_six.Close(seat), sixty_six.ExchangeTrump(seat))
+        yield from (sixty_six.Claim(seat, suit) for suit in (None, *"CDHS"))
+        for card in state.hands[seat]:
+            yield from (sixty_six.Play(seat, card), sixty_six.Play(seat, card, marriage=True))
+
+
+# Moves built without the games' own candidate lists: every card combination of every hand in
+# every move shape, for every seat.
+UNIVERSES: dict[str, Callable[[Any], Iterator[Any]]] = {
+    "sixty-six": _sixty_six_universe,
+    "bura": _bura_universe,
+    "kozel-bura": _trick_family_universe,
+    "kozel": _kozel_universe,
+}
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_every_move_check_accepts_is_listed(game_id):
+    """Legal moves are listed from each game's candidates; a move ``check`` accepts that the
+    candidates missed would be a legal move no front end is offered."""
+    game = GAMES[game_id]
+    rng = random.Random(f"universe-{game_id}")
+    for n in range(15):
+        players = rng.choice(game.info.player_counts)
+        state = deal(game, f"universe-{n}", players, random_options(game, rng))
+        while game.to_move(state) is not None:
+            listed = {seat: legal_moves(game, state, seat) for seat in range(len(state.hands))}
+            for move in UNIVERSES[game_id](state):
+                if is_legal(game, state, move):
+                    assert move in listed[move.seat], move
+            state, _ = game.apply(state, rng.choice(listed[game.to_move(state)]))

@@ -129,8 +129,11 @@ def candidate_moves(state: State, seat: int) -> list[Move]:
     """The moves of the current phase (``check`` refuses any other phase's moves first)."""
     if state.phase == "play":
         moves: list[Move] = [*engine.candidate_trick_moves(state, variant(state.options), seat)]
-        return [*moves, Claim(seat), Declare(seat, "bura"), Declare(seat, "moscow")]
-    if state.phase == "final_claims":
+        if seat == state.to_move:
+            moves.append(Claim(seat))
+            moves += [Declare(seat, c) for c in ("bura", "moscow") if forms(state, state.hands[seat], c)]
+        return moves
+    if state.phase == "final_claims" and seat == state.to_move:
         return [Claim(seat), Pass(seat)]
     return []
 

@@ -216,18 +216,20 @@ def _beats(state: State, cards: Sequence[Card]) -> bool:
 
 
 def candidate_trick_moves(state: State, variant: Variant, seat: int) -> list[TrickMove]:
-    """Leads and molodkas of every allowed size, and answers of the needed size in both modes."""
+    """The leader's leads, another seat's molodkas, or the answers of the seat to move: ``check``
+    refuses every other trick move at its first test, so they are not proposed."""
     hand = state.hands[seat]
-    moves: list[TrickMove] = []
+    if state.trick is None and seat == state.leader:
+        return [Lead(seat, cards) for size in variant.lead_sizes for cards in _same_suit_sets(hand, size)]
     if state.trick is None:
-        for size in variant.lead_sizes:
-            moves += [Lead(seat, cards) for cards in _same_suit_sets(hand, size)]
-        if variant.molodka:
-            moves += [Molodka(seat, cards) for cards in _same_suit_sets(hand, 3)]
-    else:
-        needed = min(state.trick.size, len(hand))
-        for cards in _sets(hand, needed):
-            moves += [Respond(seat, cards, "beat"), Respond(seat, cards, "discard")]
+        return [Molodka(seat, cards) for cards in _same_suit_sets(hand, 3)] if variant.molodka else []
+    if seat != state.to_move:
+        return []
+    moves: list[TrickMove] = []
+    for cards in _sets(hand, min(state.trick.size, len(hand))):
+        if _beats(state, cards):
+            moves.append(Respond(seat, cards, "beat"))
+        moves.append(Respond(seat, cards, "discard"))
     return moves
 
 
