@@ -119,8 +119,9 @@ def refuse(code: str, message: str) -> NoReturn:
     raise IllegalMove(code, message)
 
 
-def with_one_of(seats: int, values: Sequence[Any], seat: int, value: Any) -> tuple[Any, ...]:
-    return tuple(value if s == seat else values[s] for s in range(seats))
+def with_one_of(values: Sequence[Any], seat: int, value: Any) -> tuple[Any, ...]:
+    """``values`` (one per seat) with ``seat``'s replaced."""
+    return (*values[:seat], value, *values[seat + 1:])
 
 
 # --- deal --------------------------------------------------------------------------------------
@@ -274,7 +275,7 @@ def apply_trick_move(
     state: State, variant: Variant, move: TrickMove
 ) -> tuple[State, list[Event], int | None]:
     """Play the cards; returns the state, the events and the trick's taker if the trick ended."""
-    hands = with_one_of(state.seats, state.hands, move.seat, _without(state.hands[move.seat], move.cards))
+    hands = with_one_of(state.hands, move.seat, _without(state.hands[move.seat], move.cards))
     if isinstance(move, Respond):
         assert state.trick is not None
         beat = move.mode != "discard" and _beats(state, move.cards)
@@ -297,10 +298,10 @@ def _take_trick(
 ) -> tuple[State, list[Event], int]:
     taker = trick.winning.seat
     cards = tuple(c for p in trick.plays for c in p.cards)
-    won = with_one_of(state.seats, state.won, taker, (*state.won[taker], *cards))
+    won = with_one_of(state.won, taker, (*state.won[taker], *cards))
     taken = card_points(cards, POINTS)
     events.append(Event("trick_won", taker, points=taken))
-    points = with_one_of(state.seats, state.card_points, taker, state.card_points[taker] + taken)
+    points = with_one_of(state.card_points, taker, state.card_points[taker] + taken)
     stock, hands, draws = draw_round(state.stock, hands, first=taker, hand_size=variant.hand_size)
     events += [Event("card_drawn", seat) for seat, _ in draws]
     leader = next_with_cards(hands, taker)
