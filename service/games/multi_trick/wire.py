@@ -42,14 +42,14 @@ def load(wire: Wire, *, options: Any, deck: Sequence[Card], variant: Variant) ->
             raise InvalidState(f"/{name}", f"{name} has one list per seat ({seats})")
     ending = wire.get("ending")
     _check_seat_numbers(wire, seats)
-    won = tuple(pile(w) for w in wire["won"])
+    won = tuple(map(pile, wire["won"]))
     state = State(
         options=options, seats=seats, dealer=wire["dealer"], trump_card=CARDS[wire["trump_card"]],
-        stock=pile(wire["stock"]), hands=tuple(pile(h) for h in wire["hands"]),
+        stock=pile(wire["stock"]), hands=tuple(map(pile, wire["hands"])),
         won=won, leader=wire["leader"], to_move=wire["to_move"],
         trick=_trick(wire["trick"]), phase=wire["phase"], passes=wire.get("passes", 0),
         ending=None if ending is None else Ending(ending["kind"], ending["seat"]),
-        last_taker=wire.get("last_taker"), card_points=tuple(card_points(w, POINTS) for w in won),
+        last_taker=wire.get("last_taker"), card_points=tuple([card_points(w, POINTS) for w in won]),
     )
     check_deck(deck, _found(state), lambda: _zones(state))
     _check_stock_and_hands(state, variant)
