@@ -253,3 +253,9 @@ def test_7_3_void_carry_off_keeps_the_value_at_1():
              "next_dealer": claimed.dealer, "next_leader": 0}
     answer = GAME.score(claimed, match)
     assert answer["hand"]["value"] == 1 and answer["match"]["match_scores"] == [1, 0]
+
+
+def test_variant_cache_stays_bounded_whatever_options_clients_send():
+    for target in range(1, 1001):
+        rules.variant(rules.Options(target_games=target))
+    assert rules.variant.cache_info().currsize <= 256

@@ -214,3 +214,9 @@ def test_a_six_in_a_32_card_game_is_not_in_its_deck():
         GAME.load_state(state)
     assert error.value.errors[0].pointer == "/stock/0"
     assert error.value.errors[0].message == "6S is not in this deck"
+
+
+def test_variant_cache_stays_bounded_whatever_options_clients_send():
+    for limit in range(1, 1001):
+        rules.variant(rules.Options(penalty_limit=limit))
+    assert rules.variant.cache_info().currsize <= 256

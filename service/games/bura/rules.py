@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 
 from service.cards import Card, SeedStream, deck, shuffle
 from service.errors import IllegalMove
@@ -42,7 +42,7 @@ class Options:
     next_leader: str = "dealer_left"
 
 
-@cache
+@lru_cache(maxsize=256)  # bounded: options come from clients, and may take many values
 def variant(options: Options) -> Variant:
     return Variant(hand_size=HAND_SIZE, lead_sizes=(1, 2, 3), molodka=options.molodka_out_of_turn,
                    molodka_of_trumps=False, face_down_discards=not options.open_play)

@@ -5,7 +5,7 @@ and the penalty-point match."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 
 from service.cards import Card, SeedStream, deck, shuffle
 from service.errors import IllegalMove
@@ -42,7 +42,7 @@ class Options:
     penalty_limit: int = 12
 
 
-@cache
+@lru_cache(maxsize=256)  # bounded: options come from clients, and may take many values
 def variant(options: Options) -> Variant:
     return Variant(hand_size=HAND_SIZE, lead_sizes=(1, 3) if options.triple_lead else (1,),
                    molodka=options.triple_lead, molodka_of_trumps=True, face_down_discards=False)
