@@ -138,6 +138,11 @@ class RulesDelegate:
         return self.rules.candidate_moves(state, seat)  # type: ignore[no-any-return]
 
 
+def options_wire(options: Any) -> Wire:
+    """A game's options (a dataclass) as their wire object, every option named."""
+    return {name: getattr(options, name) for name in options.__dataclass_fields__}
+
+
 _new = object.__new__
 _set = object.__setattr__
 

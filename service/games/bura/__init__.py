@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from service.cards import SeedStream, codes
 from service.errors import HandNotFinished, InvalidMatch, InvalidState
-from service.games.base import DealSetup, GameInfo, RulesDelegate, Wire
+from service.games.base import DealSetup, GameInfo, RulesDelegate, Wire, options_wire
 from service.games.bura import rules
 from service.games.bura.rules import Claim, Declare, Match, Move, Options, Pass
 from service.games.bura.schemas import SCHEMAS
@@ -16,17 +16,13 @@ INFO = GameInfo(
     deck="36 cards, A 10 K Q J 9 8 7 6 in each suit: " + " ".join(codes(rules.DECK)),
     card_values=CARD_VALUES, move_types=tuple(SCHEMAS.moves), reasons=rules.RULES,
     event_types=SCHEMAS.event_types,
-    options={name: getattr(Options(), name) for name in Options.__dataclass_fields__},
+    options=options_wire(Options()),
     out_of_turn_moves=("molodka",),
 )
 
 
 def _options(wire_options: Wire, players: int) -> Options:
     return Options(**{**wire_options, "players": players})
-
-
-def _dump_options(options: Options) -> Wire:
-    return {name: getattr(options, name) for name in Options.__dataclass_fields__}
 
 
 def _match(match: Wire | None, *, seats: int, dealer: int, target: int, at: str) -> Match:
@@ -79,7 +75,7 @@ class Bura(RulesDelegate):
         return loaded
 
     def dump_state(self, state: State) -> Wire:
-        dumped = wire.dump(state, game="bura", options=_dump_options(state.options), with_passes=True)
+        dumped = wire.dump(state, game="bura", options=options_wire(state.options), with_passes=True)
         dumped["result"] = _result_wire(state) if state.ending else None
         return dumped
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from service.cards import CARDS, SeedStream, codes
 from service.errors import HandNotFinished, InvalidMatch
-from service.games.base import DealSetup, GameInfo, RulesDelegate, Wire
+from service.games.base import DealSetup, GameInfo, RulesDelegate, Wire, options_wire
 from service.games.kozel import rules, wire
 from service.games.kozel.rules import (
     TEAMS,
@@ -23,7 +23,7 @@ INFO = GameInfo(
     id="kozel", name_en="Kozel", name_ru="Козёл", player_counts=(4,), default_players=4,
     deck="32 cards, A K Q J 10 9 8 7 of each suit: " + " ".join(codes(rules.DECK)),
     card_values=rules.CARD_VALUES, move_types=tuple(SCHEMAS.moves), reasons=rules.RULES,
-    event_types=SCHEMAS.event_types, options=wire.dump_options(rules.Options()),
+    event_types=SCHEMAS.event_types, options=options_wire(rules.Options()),
     variants=("turn_to_left", "three_cards", "first_card", "jack_of_clubs_first_deal"),
 )
 

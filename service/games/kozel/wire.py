@@ -6,7 +6,7 @@ from itertools import chain
 
 from service.cards import CARDS, Card, codes, pile
 from service.errors import InvalidState
-from service.games.base import Wire, check_deck
+from service.games.base import Wire, check_deck, options_wire
 from service.games.kozel import rules
 from service.games.kozel.rules import HAND_SIZE, SEATS, TEAMS, Options, State
 
@@ -15,8 +15,6 @@ def load_options(wire: Wire) -> Options:
     return Options(**wire)
 
 
-def dump_options(options: Options) -> Wire:
-    return {name: getattr(options, name) for name in Options.__dataclass_fields__}
 
 
 def load_state(wire: Wire) -> State:
@@ -156,7 +154,7 @@ def _derived(state: State) -> Wire:
 def _public(state: State) -> Wire:
     return {
         "game": "kozel", "seats": SEATS, "dealer": state.dealer, "to_move": state.to_move,
-        **_derived(state), "options": dump_options(state.options), "trump": state.trump,
+        **_derived(state), "options": options_wire(state.options), "trump": state.trump,
         "phase": state.phase, "first_leader": state.first_leader, "turned": codes(state.turned),
         "trick": [{"seat": s, "card": c.code} for s, c in state.trick],
         "won": [codes(state.won[0]), codes(state.won[1])],

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from service.cards import SeedStream
 from service.errors import HandNotFinished, InvalidMatch, InvalidState
-from service.games.base import DealSetup, GameInfo, RulesDelegate, Wire
+from service.games.base import DealSetup, GameInfo, RulesDelegate, Wire, options_wire
 from service.games.kozel_bura import rules
 from service.games.kozel_bura.rules import Match, Move, Options
 from service.games.kozel_bura.schemas import SCHEMAS
@@ -16,7 +16,7 @@ INFO = GameInfo(
     default_players=2, deck="36 cards (A 10 K Q J 9 8 7 6 of each suit), or 32 without the sixes",
     card_values=CARD_VALUES, move_types=tuple(SCHEMAS.moves), reasons=rules.RULES,
     event_types=SCHEMAS.event_types,
-    options={name: getattr(Options(), name) for name in Options.__dataclass_fields__},
+    options=options_wire(Options()),
     out_of_turn_moves=("molodka",),
 )
 
@@ -64,8 +64,7 @@ class KozelBura(RulesDelegate):
         return loaded
 
     def dump_state(self, state: State) -> Wire:
-        options = {name: getattr(state.options, name) for name in Options.__dataclass_fields__}
-        dumped = wire.dump(state, game="kozel-bura", options=options, with_passes=False)
+        dumped = wire.dump(state, game="kozel-bura", options=options_wire(state.options), with_passes=False)
         dumped["result"] = _result_wire(state) if state.ending else None
         return dumped
 

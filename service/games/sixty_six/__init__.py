@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from service.cards import CARDS, SeedStream, codes
 from service.errors import HandNotFinished, InvalidMatch
-from service.games.base import DealSetup, GameInfo, RulesDelegate, Wire
+from service.games.base import DealSetup, GameInfo, RulesDelegate, Wire, options_wire
 from service.games.sixty_six import rules, wire
 from service.games.sixty_six.rules import Claim, Close, ExchangeTrump, Move, Party, Play, State
 from service.games.sixty_six.schemas import SCHEMAS
@@ -20,7 +20,7 @@ INFO = GameInfo(
     move_types=("play", "close", "exchange_trump", "claim"),
     reasons={str(reason): rule for reason, rule in rules.RULES.items()},
     event_types=SCHEMAS.event_types,
-    options=wire.dump_options(rules.Options()),
+    options=options_wire(rules.Options()),
 )
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from service.cards import CARDS, Card, codes, pile
 from service.errors import InvalidState
-from service.games.base import Wire, check_deck, evolve
+from service.games.base import Wire, check_deck, evolve, options_wire
 from service.games.sixty_six import rules
 from service.games.sixty_six.rules import (
     ClosedSnapshot,
@@ -22,10 +22,6 @@ from service.games.tricks import won_points
 
 def load_options(wire: Wire) -> Options:
     return Options(**wire)
-
-
-def dump_options(options: Options) -> Wire:
-    return {name: getattr(options, name) for name in Options.__dataclass_fields__}
 
 
 
@@ -202,7 +198,7 @@ def _table(state: State) -> Wire:
         "dealer": state.dealer,
         "to_move": state.to_move,
         "status": "finished" if state.finished else "in_progress",
-        "options": dump_options(state.options),
+        "options": options_wire(state.options),
         "trump_suit": state.trump_suit,
         "stock_closed_by": state.stock_closed_by,
         "closed_snapshot": None if snapshot is None else {
