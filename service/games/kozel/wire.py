@@ -15,8 +15,6 @@ def load_options(wire: Wire) -> Options:
     return Options(**wire)
 
 
-
-
 def load_state(wire: Wire) -> State:
     received = wire.get("received_trump")
     state = State(

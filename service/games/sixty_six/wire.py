@@ -24,7 +24,6 @@ def load_options(wire: Wire) -> Options:
     return Options(**wire)
 
 
-
 def _tricks(wire: list[list[str]]) -> tuple[rules.Trick, ...]:
     cards = iter(pile(chain.from_iterable(wire)))
     return tuple(zip(cards, cards, strict=True))
