@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from service.cards import cards, codes
+from service.errors import InvalidState
 from service.games.bura import Bura, rules
 from service.games.bura.rules import Claim, Declare, Pass
 from service.games.multi_trick import engine
@@ -259,3 +260,41 @@ def test_variant_cache_stays_bounded_whatever_options_clients_send():
     for target in range(1, 1001):
         rules.variant(rules.Options(target_games=target))
     assert rules.variant.cache_info().currsize <= 256
+
+
+def _scored_from_the_wire(state, match=None):
+    """Score the state as a client would send it back: dumped, loaded, then scored."""
+    return GAME.score(GAME.load_state(GAME.dump_state(state)), match)
+
+
+def test_6_void_hand_is_scored_from_the_state_validate_returned():
+    state = at(strict(["AH", "7C"], leader=0, rest_to=1), lead(0, "AH"), respond(1, "7C"), Pass(0), Pass(1))
+    assert state.passes == 2 and state.ending.kind == "void"
+    answer = _scored_from_the_wire(state)
+    assert answer["hand"]["reason"] == "void" and answer["hand"]["winners"] == []
+    assert answer["match"]["void_streak"] == 1 and answer["match"]["match_scores"] == [0, 0]
+
+
+@pytest.mark.parametrize("seats", [2, 3])
+def test_4_2f_claim_after_a_pass_is_scored_from_the_state_validate_returned(seats):
+    hands = ["AH", "7C", "8C"][:seats]
+    state = strict(hands, leader=0, rest_to=1) if seats == 2 else position(
+        GAME, DECK, hands=hands, trump_card="6H", leader=0, rest_to=1)
+    state = at(state, lead(0, "AH"), *[respond(s, hands[s]) for s in range(1, seats)])
+    assert state.phase == "final_claims" and state.to_move == 0
+    state = at(state, Pass(0), Claim(1))
+    assert state.passes == 1 and state.ending.seat == 1
+    answer = _scored_from_the_wire(state)
+    assert answer["hand"]["reason"] == ("claim_correct" if state.points(1) >= 31 else "claim_false")
+    assert answer["hand"]["seat"] == 1
+
+
+def test_6_a_finished_final_round_must_add_up():
+    state = at(strict(["AH", "7C"], leader=0, rest_to=1), lead(0, "AH"), respond(1, "7C"), Pass(0), Claim(1))
+    wire = GAME.dump_state(state)
+    for changes, pointer in [({"passes": 2}, "/ending/seat"), ({"passes": 3}, "/passes"),
+                             ({"ending": {"kind": "claim", "seat": 0}}, "/ending/seat"),
+                             ({"ending": {"kind": "void", "seat": None}, "result": None}, "/ending")]:
+        with pytest.raises(InvalidState) as error:
+            GAME.load_state({**wire, **changes})
+        assert error.value.errors[0].pointer == pointer, changes

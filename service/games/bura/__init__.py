@@ -9,7 +9,7 @@ from service.games.bura import rules
 from service.games.bura.rules import Claim, Declare, Match, Move, Options, Pass
 from service.games.bura.schemas import SCHEMAS
 from service.games.multi_trick import wire
-from service.games.multi_trick.engine import CARD_VALUES, Lead, Molodka, Respond, State
+from service.games.multi_trick.engine import CARD_VALUES, Ending, Lead, Molodka, Respond, State
 
 INFO = GameInfo(
     id="bura", name_en="Bura", name_ru="Бура", player_counts=(2, 3, 4, 5, 6), default_players=2,
@@ -130,17 +130,32 @@ def _check_phase(state: State) -> None:
         raise InvalidState("/ending", "an ending is set exactly when the phase is over")
     if state.phase == "over" and state.to_move is not None:
         raise InvalidState("/to_move", "nobody moves once the hand is over")
+    if state.phase == "play" and played_out:
+        raise InvalidState("/phase", "every card is played: the phase is final_claims")
     if state.phase == "final_claims":
         if not played_out or state.last_taker is None:
             raise InvalidState("/phase", "final claims come once every card is played")
         if state.passes >= state.seats or state.to_move != (state.last_taker + state.passes) % state.seats:
             raise InvalidState("/to_move", "the final round goes clockwise from the last trick's taker")
+    elif ending is not None and played_out:
+        _check_final_round_ending(state, ending)
     elif state.passes:
         raise InvalidState("/passes", "passes count only in the final claim round")
-    if state.phase == "play" and played_out:
-        raise InvalidState("/phase", "every card is played: the phase is final_claims")
-    if ending is None:
-        return
+    if ending is not None:
+        _check_ending(state, ending)
+
+
+def _check_final_round_ending(state: State, ending: Ending) -> None:
+    """§4.2(f), §6: a hand that ended in the final claim round keeps its passes: it ended with a
+    claim by the seat whose turn came after them, or void once every seat passed."""
+    if state.last_taker is None or state.passes > state.seats:
+        raise InvalidState("/passes", "the final round has one turn per seat")
+    in_turn = (state.last_taker + state.passes) % state.seats
+    if ending.kind == "claim" and (state.passes == state.seats or ending.seat != in_turn):
+        raise InvalidState("/ending/seat", f"after {state.passes} pass(es), seat {in_turn} claims")
+
+
+def _check_ending(state: State, ending: Ending) -> None:
     if ending.kind == "void" and (state.passes != state.seats or ending.seat is not None):
         raise InvalidState("/ending", "a void hand is one where every seat passed")
     if ending.kind in ("bura", "moscow") and (
