@@ -22,7 +22,7 @@ from bench.bodies import bodies
 from bench.load import Run, dumps, gunicorn, run
 from service.cards import SeedStream
 from service.games import GAMES
-from service.games.base import DealSetup, legal_moves
+from service.games.base import DealSetup
 
 RESULTS = report.RESULTS
 SERVICE_PORT, CEILING_PORT = 18731, 18732
@@ -57,13 +57,13 @@ def in_process(game_id: str) -> list[dict[str, Any]]:
     def listing() -> None:
         for body in listing_bodies:
             state = game.load_state(body["state"])
-            [game.dump_move(m) for m in legal_moves(game, state, game.to_move(state))]
+            [game.dump_move(m) for m in game.legal_moves(state, game.to_move(state))]
 
     def hand() -> None:
         rng = random.Random(next(seeds))
         s = game.deal(DealSetup(game.info.default_players, None, {}, None), SeedStream(str(rng.random())))
         while game.to_move(s) is not None:
-            s, _ = game.apply(s, rng.choice(legal_moves(game, s, game.to_move(s))))
+            s, _ = game.apply(s, rng.choice(game.legal_moves(s, game.to_move(s))))
 
     rows = [
         ("validate (load state and move, check, apply, dump state and events)", validate,

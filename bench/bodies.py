@@ -8,7 +8,7 @@ from typing import Any
 
 from service.cards import SeedStream
 from service.games import GAMES
-from service.games.base import DealSetup, Game, legal_moves
+from service.games.base import DealSetup, Game
 
 Body = dict[str, Any]
 HANDS = 12
@@ -19,7 +19,7 @@ def _playout(game: Game, seed: str, players: int) -> list[Any]:
     state = game.deal(DealSetup(players, None, {}, None), SeedStream(seed))
     states = [state]
     while game.to_move(state) is not None:
-        state, _ = game.apply(state, rng.choice(legal_moves(game, state, game.to_move(state))))
+        state, _ = game.apply(state, rng.choice(game.legal_moves(state, game.to_move(state))))
         states.append(state)
     return states
 
@@ -27,7 +27,7 @@ def _playout(game: Game, seed: str, players: int) -> list[Any]:
 def _illegal(game: Game, state: Any) -> Body | None:
     """A move the rules refuse: the seat to move's legal move, sent by another seat."""
     seat = game.to_move(state)
-    move = game.dump_move(legal_moves(game, state, seat)[0])
+    move = game.dump_move(game.legal_moves(state, seat)[0])
     seats = game.dump_state(state)["seats"]
     for other in range(seats):
         attempt = {**move, "seat": other}
@@ -56,7 +56,7 @@ def bodies(game_id: str) -> dict[str, list[Body]]:
                                   ("deal", "validate-legal", "validate-illegal", "legal-moves", "view", "score")}
     for n, state in enumerate(playing):
         wire = game.dump_state(state)
-        move = game.dump_move(legal_moves(game, state, game.to_move(state))[0])
+        move = game.dump_move(game.legal_moves(state, game.to_move(state))[0])
         out["validate-legal"].append({"state": wire, "move": move})
         illegal = _illegal(game, state)
         if illegal is not None:

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
-from flask import Flask
+from typing import TYPE_CHECKING
 
 from service.config import Settings
 
+if TYPE_CHECKING:  # importing the rules must not load Flask
+    from flask import Flask
+
 
 def create_app(config: Settings | None = None) -> Flask:
+    from flask import Flask
+
     from service.api import init_api
     from service.games import GAMES
 

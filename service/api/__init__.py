@@ -4,13 +4,14 @@ of every game's paths."""
 from __future__ import annotations
 
 import http
+from collections.abc import Mapping
 from typing import Any
 
 import flask_smorest
 from flask import Flask
 from flask_smorest.utils import prepare_response
 
-from service.api import docs, fields, observability, problems
+from service.api import docs, observability, openapi, problems
 from service.api.parsing import CompiledParser, CompiledValidators
 from service.api.routes import game_blueprint, meta_blueprint
 from service.api.schemas import Problem
@@ -30,6 +31,9 @@ from 0 clockwise. A move names its cards in `cards`, always a list. An illegal m
 is `application/problem+json` with JSON pointers into the request body. Derived state fields
 (status, card points, tricks played, result...) may be left out of a state; when sent they must
 agree with the cards.
+
+Changes in 1.1: `GET /v1/games/{game}` gives `card_values` by card code (`"AS": 11`), no longer by rank
+(`"A": 11`), so that every card can have its own value.
 """
 
 
@@ -54,16 +58,16 @@ class Api(flask_smorest.Api):
             self.spec.components.response(status.name, response, lazy=True)
 
 
-def init_api(app: Flask, settings: Settings, games: dict[str, Game]) -> Api:
+def init_api(app: Flask, settings: Settings, games: Mapping[str, Game[Any, Any]]) -> Api:
     app.config.update(
         API_TITLE="Card rules service",
-        API_VERSION="1",
+        API_VERSION="1.1",
         OPENAPI_VERSION="3.1.0",
         API_SPEC_OPTIONS={"info": {"description": DESCRIPTION}},
         MAX_CONTENT_LENGTH=settings.max_body_bytes,
     )
-    api = Api(app, spec_kwargs={"extra_plugins": [fields.SchemaKeywords()]})
-    fields.install(api.ma_plugin)
+    api = Api(app, spec_kwargs={"extra_plugins": [openapi.SchemaKeywords()]})
+    openapi.install(api.ma_plugin)
     observability.install(app, settings)
     validators = CompiledValidators(lambda: api.spec.to_dict()["components"]["schemas"])
     parser = CompiledParser(validators, max_bytes=settings.max_body_bytes)

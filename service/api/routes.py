@@ -3,11 +3,10 @@ game-independent ``/health`` and ``/v1/games``."""
 
 from __future__ import annotations
 
-import inspect
 import secrets
-from functools import wraps
+from collections.abc import Mapping
 from importlib.metadata import PackageNotFoundError, version
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 from flask import Response
@@ -17,7 +16,6 @@ from service.api.schemas import GameDetail, GameList, Health, Problem, envelopes
 from service.cards import SeedStream
 from service.errors import HandNotFinished, IllegalMove, IllegalRecordedMove, InvalidState
 from service.games.base import DealSetup, Game, GameInfo, Wire
-from service.games.base import legal_moves as moves_of
 
 try:
     VERSION = version("card-rules-service")
@@ -31,6 +29,10 @@ POST_ERRORS = {
     415: "The body is not application/json.",
     422: "The body breaks the schema, or the state or match is inconsistent with the rules.",
 }
+
+
+S = TypeVar("S")
+M = TypeVar("M")
 
 
 def json_response(body: Any, status: int = 200) -> Response:
@@ -55,34 +57,9 @@ def _detail(info: GameInfo) -> Wire:
         "deck": info.deck,
         "card_values": dict(info.card_values),
         "move_types": list(info.move_types),
-        "reasons": dict(info.reasons),
+        "reasons": {reason.value: reason.rule for reason in info.reasons},
         "event_types": list(info.event_types),
     }
-
-
-def lean(bp: Any, schema: type | None = None) -> Any:
-    """Keep what flask-smorest's decorators documented, drop their per-request wrappers.
-
-    Every view returns its own ``Response``, so the response wrappers would only pass it through,
-    and the body is parsed by the compiled parser directly rather than through webargs. Place it
-    right under ``@bp.route``.
-    """
-    def decorate(documented: Any) -> Any:
-        view = inspect.unwrap(documented)
-        if schema is None:
-            @wraps(view)
-            def served() -> Response:
-                return view()  # type: ignore[no-any-return]
-        else:
-            parse = bp.ARGUMENTS_PARSER.parse
-
-            @wraps(view)
-            def served() -> Response:
-                return view(parse(schema))  # type: ignore[no-any-return]
-        served._apidoc = documented._apidoc  # type: ignore[attr-defined]
-        del served.__wrapped__  # type: ignore[attr-defined]
-        return served
-    return decorate
 
 
 def _documented_errors(bp: Any, *statuses: int) -> Any:
@@ -94,18 +71,16 @@ def _documented_errors(bp: Any, *statuses: int) -> Any:
     return decorate
 
 
-def meta_blueprint(blueprint_class: Any, games: dict[str, Game]) -> Any:
+def meta_blueprint(blueprint_class: Any, games: Mapping[str, Game[Any, Any]]) -> Any:
     bp = blueprint_class("meta", __name__, description="Liveness and the list of games.")
 
     @bp.route("/health", methods=["GET"])
-    @lean(bp)
     @bp.response(200, Health)
     def health() -> Response:
         """Liveness: 200 and the service version."""
         return json_response({"status": "ok", "version": VERSION})
 
     @bp.route("/v1/games", methods=["GET"])
-    @lean(bp)
     @bp.response(200, GameList)
     def list_games() -> Response:
         """Every supported game: id, names, player counts, variants and option defaults."""
@@ -114,7 +89,7 @@ def meta_blueprint(blueprint_class: Any, games: dict[str, Game]) -> Any:
     return bp
 
 
-def _load_state(game: Game, body: Wire) -> Any:
+def _load_state(game: Game[S, M], body: Wire) -> S:
     try:
         return game.load_state(body["state"])
     except InvalidState as error:
@@ -127,7 +102,7 @@ def _seat_at_table(seat: int | None, state: Wire, at: str) -> None:
         raise InvalidState(at, f"the game has seats 0..{state['seats'] - 1}")
 
 
-def _replay(game: Game, record: Wire) -> Any:
+def _replay(game: Game[S, M], record: Wire) -> S:
     """The state a hand record leads to; the first move the rules refuse is a 422 at its index."""
     try:
         state = game.load_state(record["start"])
@@ -146,15 +121,15 @@ def _replay(game: Game, record: Wire) -> Any:
     return state
 
 
-def _examples(game: Game) -> dict[str, Wire]:
+def _examples(game: Game[S, M]) -> dict[str, Wire]:
     """Request examples for the document: a real deal (seed "example") and, for ``score``, that
     hand played out by always taking the first legal move."""
     dealt = game.deal(DealSetup(game.info.default_players, None, {}, None), SeedStream("example"))
     state, seat = game.dump_state(dealt), game.to_move(dealt)
-    move = game.dump_move(moves_of(game, dealt, seat)[0]) if seat is not None else None
+    move = game.dump_move(game.legal_moves(dealt, seat)[0]) if seat is not None else None
     finished = dealt
     while (to_move := game.to_move(finished)) is not None:
-        finished, _ = game.apply(finished, moves_of(game, finished, to_move)[0])
+        finished, _ = game.apply(finished, game.legal_moves(finished, to_move)[0])
     return {
         "deal": {"seed": "example", "players": game.info.default_players},
         "validate": {"state": state, "move": move},
@@ -164,9 +139,9 @@ def _examples(game: Game) -> dict[str, Wire]:
     }
 
 
-def game_blueprint(blueprint_class: Any, game: Game, parser: CompiledParser) -> Any:
+def game_blueprint(blueprint_class: Any, game: Game[Any, Any], parser: CompiledParser) -> Any:
     """The six paths of one game, with that game's schemas."""
-    info, env = game.info, envelopes(game.schemas)
+    info, env = game.info, envelopes(game.info, game.schemas)
     bp = blueprint_class(info.id, __name__, url_prefix=f"/v1/games/{info.id}",
                          description=f"{info.name_en} ({info.name_ru}).")
     bp.ARGUMENTS_PARSER = parser
@@ -175,14 +150,12 @@ def game_blueprint(blueprint_class: Any, game: Game, parser: CompiledParser) -> 
     example = _examples(game)
 
     @bp.route("", methods=["GET"])
-    @lean(bp)
     @bp.response(200, GameDetail)
     def detail() -> Response:
         """The game in detail: deck, card values, options, move types and reason codes."""
         return json_response(_detail(info))
 
     @bp.route("/deal", methods=["POST"])
-    @lean(bp, env.deal_in)
     @bp.arguments(env.deal_in, example=example["deal"])
     @bp.response(200, env.deal_out)
     @errors
@@ -198,7 +171,6 @@ def game_blueprint(blueprint_class: Any, game: Game, parser: CompiledParser) -> 
                               "state": game.dump_state(state)})
 
     @bp.route("/validate", methods=["POST"])
-    @lean(bp, env.validate_in)
     @bp.arguments(env.validate_in, example=example["validate"])
     @bp.response(200, env.validate_out)
     @errors
@@ -217,7 +189,6 @@ def game_blueprint(blueprint_class: Any, game: Game, parser: CompiledParser) -> 
                               "events": [e.to_wire() for e in events]})
 
     @bp.route("/legal-moves", methods=["POST"])
-    @lean(bp, env.legal_moves_in)
     @bp.arguments(env.legal_moves_in, example=example["legal_moves"])
     @bp.response(200, env.legal_moves_out)
     @errors
@@ -228,11 +199,10 @@ def game_blueprint(blueprint_class: Any, game: Game, parser: CompiledParser) -> 
         _seat_at_table(seat, body["state"], "/seat")
         to_move = game.to_move(state)
         asking = to_move if seat is None else seat
-        moves = [] if asking is None else [game.dump_move(m) for m in moves_of(game, state, asking)]
+        moves = [] if asking is None else [game.dump_move(m) for m in game.legal_moves(state, asking)]
         return json_response({"to_move": to_move, "moves": moves})
 
     @bp.route("/view", methods=["POST"])
-    @lean(bp, env.view_in)
     @bp.arguments(env.view_in, example=example["view"])
     @bp.response(200, env.view_out)
     @errors
@@ -244,7 +214,6 @@ def game_blueprint(blueprint_class: Any, game: Game, parser: CompiledParser) -> 
         return json_response({"view": game.view(state, seat)})
 
     @bp.route("/score", methods=["POST"])
-    @lean(bp, env.score_in)
     @bp.arguments(env.score_in, example=example["score"])
     @bp.response(200, env.score_out)
     @errors

@@ -3,79 +3,17 @@ built from a game's own state, move, options, match, view and score schemas."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from service.api.fields import Card, CardList, MoveUnion, StrictBoolean, StrictInteger
+from service.games.base import GameInfo
+from service.wire.fields import MoveUnion, StrictBoolean, StrictInteger
+from service.wire.schemas import GameSchemas, Strict, named, one_of, seat
 
-MAX_SEATS = 6
 MAX_RECORD_MOVES = 1000
 """More moves than any hand of these games takes; bounds the work one request can ask for."""
-
-
-class Strict(ma.Schema):
-    """Base of every schema: unknown fields are refused (``additionalProperties: false``)."""
-
-    class Meta:
-        unknown = ma.RAISE
-
-
-def seat(*, maximum: int = MAX_SEATS - 1, **kwargs: Any) -> StrictInteger:
-    return StrictInteger(validate=validate.Range(0, maximum), **kwargs)
-
-
-def per_seat(field: fields.Field, *, seats: int, **kwargs: Any) -> fields.List:
-    return fields.List(field, validate=validate.Length(seats, seats), **kwargs)
-
-
-def one_of(values: Sequence[Any], **kwargs: Any) -> fields.Field:
-    if all(isinstance(v, str) for v in values):
-        return fields.String(validate=validate.OneOf(values), **kwargs)
-    return StrictInteger(validate=validate.OneOf(values), **kwargs)
-
-
-def named(
-    name: str, doc: str, members: dict[str, Any], *, exactly_one_of: tuple[str, ...] = ()
-) -> type[ma.Schema]:
-    """A schema class built from fields; ``name`` is its name in the OpenAPI document.
-    ``exactly_one_of`` names fields of which a body carries one and only one: marshmallow checks
-    it, and the document says it as a ``oneOf`` of ``required`` sets."""
-    attrs: dict[str, Any] = {**members, "__doc__": doc,
-                             "Meta": type("Meta", (Strict.Meta,), {"register": False})}
-    if exactly_one_of:
-        attrs["json_schema_extra"] = {"oneOf": [{"required": [f]} for f in exactly_one_of]}
-        attrs["_exactly_one"] = ma.validates_schema(_exactly_one(exactly_one_of))
-    return type(name, (Strict,), attrs)
-
-
-def _exactly_one(names: tuple[str, ...]) -> Any:
-    def check(self: ma.Schema, data: dict[str, Any], **kwargs: Any) -> None:
-        if sum(name in data for name in names) != 1:
-            raise ma.ValidationError(f"send exactly one of: {', '.join(names)}")
-    return check
-
-
-@dataclass(frozen=True)
-class CardFields:
-    """Card and seat fields of one game: its deck's codes (``<prefix>Card`` in the document) and
-    its seat numbers."""
-
-    prefix: str
-    codes: tuple[str, ...]
-    max_seats: int
-
-    def cards(self, **kwargs: Any) -> CardList:
-        return CardList(card_schema=f"{self.prefix}Card", codes=self.codes, **kwargs)
-
-    def card(self, **kwargs: Any) -> Card:
-        return Card(card_schema=f"{self.prefix}Card", codes=self.codes, **kwargs)
-
-    def seat(self, **kwargs: Any) -> StrictInteger:
-        return seat(maximum=self.max_seats - 1, **kwargs)
 
 
 # --- game-independent answers ---------------------------------------------------------------
@@ -118,33 +56,16 @@ class GameList(Strict):
 
 class GameDetail(GameSummary):
     deck = fields.String(required=True)
-    card_values = fields.Dict(keys=fields.String(), values=StrictInteger(), required=True)
+    card_values = fields.Dict(keys=fields.String(), values=StrictInteger(), required=True, metadata={
+        "description": "The value of every card of the game's deck, by card code (`{\"AS\": 11, "
+        "\"10S\": 10, ...}`). Keyed by code, not by rank, since API version 1.1: a red three, a "
+        "black three and a joker can each have their own value."})
     move_types = fields.List(fields.String(), required=True)
     reasons = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
     event_types = fields.List(fields.String(), required=True)
 
 
 # --- per-game envelopes ---------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class GameSchemas:
-    """A game's own schemas; ``envelopes`` wraps them in the shared request/response shapes."""
-
-    prefix: str
-    card_codes: tuple[str, ...]
-    player_counts: tuple[int, ...]
-    state: type[ma.Schema]
-    moves: Mapping[str, type[ma.Schema]]
-    options: type[ma.Schema]
-    match: type[ma.Schema]
-    view: type[ma.Schema]
-    hand_score: type[ma.Schema]
-    reasons: tuple[str, ...]
-    event_types: tuple[str, ...]
-
-    def cards(self, **kwargs: Any) -> CardList:
-        return CardList(card_schema=f"{self.prefix}Card", codes=self.card_codes, **kwargs)
 
 
 @dataclass(frozen=True)
@@ -161,26 +82,26 @@ class Envelopes:
     score_out: type[ma.Schema]
 
 
-def envelopes(game: GameSchemas) -> Envelopes:
+def envelopes(info: GameInfo, game: GameSchemas) -> Envelopes:
     p = game.prefix
     state = fields.Nested(game.state, required=True)
     move = MoveUnion(game.moves, required=True)
     event = named(f"{p}Event", "Something a move caused.", {
-        "type": fields.String(required=True, validate=validate.OneOf(game.event_types)),
+        "type": fields.String(required=True, validate=validate.OneOf(info.event_types)),
         "seat": seat(allow_none=True, required=True),
-        "cards": game.cards(),
+        "cards": game.fields.cards(),
         "points": StrictInteger(),
         "suit": fields.String(validate=validate.OneOf("CDHS")),
     })
     reason = named(f"{p}Reason", "Why a move is illegal.", {
-        "code": fields.String(required=True, validate=validate.OneOf(game.reasons)),
+        "code": fields.String(required=True, validate=validate.OneOf([r.value for r in info.reasons])),
         "message": fields.String(required=True),
         "rule": fields.String(required=True, metadata={"description": "the rule it enforces"}),
     })
     match = fields.Nested(game.match, allow_none=True, load_default=None)
     return Envelopes(
         deal_in=named(f"{p}DealIn", "Deal a new hand.", {
-            "players": one_of(game.player_counts, load_default=game.player_counts[0]),
+            "players": one_of(info.player_counts, load_default=info.default_players),
             "dealer": seat(allow_none=True, load_default=None, metadata={
                 "description": "Dealing seat; default: the match's next dealer, else seat 0."}),
             "options": fields.Nested(game.options, load_default=dict),

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from service.games.base import Game
 from service.games.bura import Bura
 from service.games.kozel import Kozel
 from service.games.kozel_bura import KozelBura
 from service.games.sixty_six import SixtySix
 
-GAMES: dict[str, Game] = {
+GAMES: dict[str, Game[Any, Any]] = {
     "sixty-six": SixtySix(),
     "bura": Bura(),
     "kozel-bura": KozelBura(),

@@ -6,17 +6,21 @@ type) and answers without side effects. The HTTP layer only ever talks to this i
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import cache
-from types import ModuleType
-from typing import Any, Protocol, TypeVar
+from typing import Any, Generic, NoReturn, Protocol, Self, TypeVar
 
 from service.cards import Card, SeedStream
 from service.errors import IllegalMove, InvalidState
+from service.wire.schemas import GameSchemas
 
 S = TypeVar("S")
+M = TypeVar("M")
+T = TypeVar("T")
 Wire = dict[str, Any]
 """A JSON object as it travels (already checked against the game's JSON schema)."""
 
@@ -42,6 +46,37 @@ class Event:
         return wire
 
 
+class Status(StrEnum):
+    """A hand's derived ``status`` on the wire, the same in every game."""
+
+    IN_PROGRESS = "in_progress"
+    FINISHED = "finished"
+
+    @classmethod
+    def of(cls, *, finished: bool) -> str:
+        """The wire value (a plain string, as every value of a dumped state is)."""
+        return (cls.FINISHED if finished else cls.IN_PROGRESS).value
+
+
+class Reason(StrEnum):
+    """Base of every game's reason codes: each member is the code sent in a refusal and carries
+    the rule of shared/rules/<game>.md that it enforces (``NOT_YOUR_TURN = "not_your_turn",
+    "§4.2 only the seat to move may play"``)."""
+
+    rule: str
+
+    def __new__(cls, code: str, rule: str) -> Self:
+        member = str.__new__(cls, code)
+        member._value_ = code
+        member.rule = rule
+        return member
+
+
+def refuse(reason: Reason, message: str) -> NoReturn:
+    """The one way a rule refuses a move."""
+    raise IllegalMove(reason.value, message, reason.rule)
+
+
 @dataclass(frozen=True, slots=True)
 class GameInfo:
     """What ``GET /v1/games`` tells about a game."""
@@ -53,15 +88,20 @@ class GameInfo:
     default_players: int
     deck: str
     card_values: Mapping[str, int]
+    """Card code -> its value, for every card of the game's largest deck."""
     move_types: tuple[str, ...]
-    reasons: Mapping[str, str]
-    """Reason code -> the rule of shared/rules/<game>.md that it enforces."""
+    reasons: type[Reason]
     event_types: tuple[str, ...]
-    options: Mapping[str, Any]
+    options: Mapping[str, object]
     """Every option with its default value."""
     variants: tuple[str, ...] = field(default=())
     out_of_turn_moves: tuple[str, ...] = field(default=())
     """Move types a seat other than ``to_move`` may make (Bura's molodka)."""
+
+
+def card_values(deck: Iterable[Card], points: Mapping[Card, int]) -> dict[str, int]:
+    """The value of every card of a deck, by card code (a deck may repeat cards)."""
+    return {c.code: points.get(c, 0) for c in deck}
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,58 +124,76 @@ class DealSetup:
         return int(dealer)
 
 
-class Game(Protocol):
-    """The interface of a registered game. ``State`` and ``Move`` are the game's own types."""
+class Game(Protocol[S, M]):
+    """The interface of a registered game, generic in its own state and move types ``S`` and
+    ``M``. The HTTP layer, the all-games tests and the benchmark only ever use this."""
 
     info: GameInfo
-    schemas: Any
-    """The game's marshmallow schemas (``service.api.schemas.GameSchemas``)."""
+    schemas: GameSchemas
 
-    def deal(self, setup: DealSetup, stream: SeedStream) -> Any: ...
+    def deal(self, setup: DealSetup, stream: SeedStream) -> S: ...
 
-    def load_state(self, wire: Wire) -> Any:
+    def load_state(self, wire: Wire) -> S:
         """Wire state -> game state; raises ``InvalidState`` with pointers relative to the state."""
 
-    def dump_state(self, state: Any) -> Wire: ...
+    def dump_state(self, state: S) -> Wire: ...
 
-    def load_move(self, wire: Wire) -> Any: ...
+    def load_move(self, wire: Wire) -> M: ...
 
-    def dump_move(self, move: Any) -> Wire: ...
+    def dump_move(self, move: M) -> Wire: ...
 
-    def to_move(self, state: Any) -> int | None: ...
+    def to_move(self, state: S) -> int | None: ...
 
-    def check(self, state: Any, move: Any) -> None:
+    def check(self, state: S, move: M) -> None:
         """Raises ``IllegalMove`` for a move the rules refuse; the one place legality is decided."""
 
-    def apply(self, state: Any, move: Any) -> tuple[Any, list[Event]]:
+    def apply(self, state: S, move: M) -> tuple[S, list[Event]]:
         """The next state and the events; only called with a move that ``check`` accepted."""
 
-    def candidate_moves(self, state: Any, seat: int) -> Iterable[Any]:
-        """A finite superset of what ``seat`` could try now; legal moves are those ``check`` keeps."""
+    def legal_moves(self, state: S, seat: int) -> list[M]:
+        """Every move ``seat`` may make now, each exactly as ``check`` accepts it."""
 
-    def view(self, state: Any, seat: int | None) -> Wire: ...
+    def view(self, state: S, seat: int | None) -> Wire: ...
 
-    def score(self, state: Any, match: Wire | None) -> Wire:
+    def score(self, state: S, match: Wire | None) -> Wire:
         """``{"hand": ..., "match": ...}``; raises ``HandNotFinished`` or ``InvalidMatch``."""
 
 
-class RulesDelegate:
-    """The rules half of the Game interface, handed to the game's pure rules module: every game
-    package has a ``rules`` module with ``check``, ``apply`` and ``candidate_moves``."""
+class CandidateListing(ABC, Generic[S, M]):
+    """The trick games' legal moves: a finite superset of what a seat could try now (its
+    candidates), kept where ``check`` accepts them, so legality is still decided once."""
 
-    rules: ModuleType
+    @abstractmethod
+    def check(self, state: S, move: M) -> None: ...
 
-    def to_move(self, state: Any) -> int | None:
-        return state.to_move  # type: ignore[no-any-return]
+    @abstractmethod
+    def candidate_moves(self, state: S, seat: int) -> Iterable[M]: ...
 
-    def check(self, state: Any, move: Any) -> None:
-        self.rules.check(state, move)
+    def legal_moves(self, state: S, seat: int) -> list[M]:
+        return [move for move in self.candidate_moves(state, seat) if _accepts(self.check, state, move)]
 
-    def apply(self, state: Any, move: Any) -> tuple[Any, list[Event]]:
-        return self.rules.apply(state, move)  # type: ignore[no-any-return]
 
-    def candidate_moves(self, state: Any, seat: int) -> Iterable[Any]:
-        return self.rules.candidate_moves(state, seat)  # type: ignore[no-any-return]
+def is_legal(game: Game[S, M], state: S, move: M) -> bool:
+    return _accepts(game.check, state, move)
+
+
+def _accepts(check: Callable[[S, M], None], state: S, move: M) -> bool:
+    try:
+        check(state, move)
+    except IllegalMove:
+        return False
+    return True
+
+
+def option(
+    default: T, description: str = "", *, within: tuple[int, int] | None = None,
+    choices: tuple[T, ...] | None = None,
+) -> T:
+    """A field of a game's ``Options`` dataclass, declared once: its default, what it means, and
+    the values it takes (``within`` an integer range, or one of ``choices``); the wire schema is
+    derived from it (``service.wire.schemas.options_schema``)."""
+    metadata = {"description": description, "within": within, "choices": choices}
+    return field(default=default, metadata=metadata)  # type: ignore[no-any-return]
 
 
 def options_wire(options: Any) -> Wire:
@@ -147,17 +205,24 @@ _new = object.__new__
 _set = object.__setattr__
 
 
-def evolve(state: S, **changes: Any) -> S:
+def evolve(state: T, **changes: Any) -> T:
     """A copy of a frozen, slotted dataclass with some fields changed: ``dataclasses.replace``
     without its per-call introspection, which showed at the top of the profiles. Every state and
     move class of the rules is such a dataclass, without ``__post_init__``."""
     cls: Any = type(state)
-    new: S = _new(cls)
+    new: T = _new(cls)
     for name in cls.__slots__:
         _set(new, name, getattr(state, name))
     for name, value in changes.items():
         _set(new, name, value)
     return new
+
+
+def check_derived(wire: Wire, expected: Wire) -> None:
+    """Derived fields may be left out of a state; when sent, they must agree with the rest."""
+    for name, value in expected.items():
+        if name in wire and wire[name] != value:
+            raise InvalidState(f"/{name}", f"{name} must be {value!r} for this position")
 
 
 Zones = Iterable[tuple[str, Sequence[Card]]]
@@ -205,16 +270,3 @@ def _same_multiset(full_deck: Sequence[Card], found: Sequence[Card]) -> bool:
     if isinstance(profile, frozenset):
         return len(set(found)) == len(found) and profile.issuperset(found)
     return Counter(found) == profile
-
-
-def is_legal(game: Game, state: Any, move: Any) -> bool:
-    try:
-        game.check(state, move)
-    except IllegalMove:
-        return False
-    return True
-
-
-def legal_moves(game: Game, state: Any, seat: int) -> list[Any]:
-    """What ``seat`` may do now: the candidates that ``check`` accepts (legality decided once)."""
-    return [move for move in game.candidate_moves(state, seat) if is_legal(game, state, move)]

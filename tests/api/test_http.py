@@ -33,7 +33,7 @@ def test_games_are_listed_with_russian_names(client):
     games = client.get("/v1/games").json["games"]
     assert {"id": "sixty-six", "name_ru": "Шестьдесят шесть"}.items() <= games[0].items()
     detail = client.get(P).json
-    assert detail["reasons"]["must_follow_suit"] and detail["card_values"]["A"] == 11
+    assert detail["reasons"]["must_follow_suit"] and detail["card_values"]["AS"] == 11
 
 
 def test_deal_is_reproducible_and_returns_the_seed(client):
@@ -307,3 +307,11 @@ def test_every_documented_example_is_answered_200(client):
         example = op["requestBody"]["content"]["application/json"]["example"]
         answer = client.post(path, json=example)
         assert answer.status_code == 200, (path, answer.json)
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_card_values_are_given_for_every_card_code_of_the_deck(client, game_id):
+    detail = client.get(f"/v1/games/{game_id}").json
+    assert set(detail["card_values"]) == set(GAMES[game_id].schemas.fields.codes)
+    ace, ten, nine = (detail["card_values"][code] for code in ("AH", "10H", "9H"))
+    assert (ace, ten, nine) == (11, 10, 0)

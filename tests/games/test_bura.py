@@ -151,7 +151,7 @@ def test_legality(state, move, expected):
 
 
 def test_every_reason_code_has_a_refused_row():
-    assert {r[3] for r in ROWS if r[3]} >= set(rules.RULES)
+    assert {r[3] for r in ROWS if r[3]} >= set(rules.Reason)
 
 
 def test_4_2b_E8_molodka_takes_the_lead():

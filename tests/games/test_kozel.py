@@ -195,7 +195,7 @@ def test_legality(state, move, expected):
 
 def test_every_reason_code_is_refused_somewhere():
     assert {r[3] for r in ROWS if r[3]} | {"hand_finished", "bad_trump_naming", "not_lone_trump",
-                                            "cannot_return_received"} >= set(rules.RULES)
+                                            "cannot_return_received"} >= set(rules.Reason)
 
 
 def test_4_hand_finished():

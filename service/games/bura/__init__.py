@@ -4,20 +4,31 @@ from __future__ import annotations
 
 from service.cards import SeedStream, codes
 from service.errors import HandNotFinished, InvalidMatch, InvalidState
-from service.games.base import DealSetup, GameInfo, RulesDelegate, Wire, options_wire
+from service.games.base import (
+    CandidateListing,
+    DealSetup,
+    Event,
+    GameInfo,
+    Wire,
+    card_values,
+    check_derived,
+    options_wire,
+)
 from service.games.bura import rules
 from service.games.bura.rules import Claim, Declare, Match, Move, Options, Pass
 from service.games.bura.schemas import SCHEMAS
 from service.games.multi_trick import wire
-from service.games.multi_trick.engine import CARD_VALUES, Ending, Lead, Molodka, Respond, State
+from service.games.multi_trick.engine import POINTS, Ending, Lead, Molodka, Phase, Respond, State
+from service.games.seating import left_of
 
 INFO = GameInfo(
     id="bura", name_en="Bura", name_ru="Бура", player_counts=(2, 3, 4, 5, 6), default_players=2,
     deck="36 cards, A 10 K Q J 9 8 7 6 in each suit: " + " ".join(codes(rules.DECK)),
-    card_values=CARD_VALUES, move_types=tuple(SCHEMAS.moves), reasons=rules.RULES,
-    event_types=SCHEMAS.event_types,
+    card_values=card_values(rules.DECK, POINTS), move_types=tuple(SCHEMAS.moves), reasons=rules.Reason,
+    event_types=("lead", "molodka", "beat", "discard", "trick_won", "card_drawn", "final_claims",
+                 "claimed", "declared", "passed", "hand_over"),
     options=options_wire(Options()),
-    out_of_turn_moves=("molodka",),
+    out_of_turn_moves=(Molodka.kind,),
 )
 
 
@@ -27,7 +38,7 @@ def _options(wire_options: Wire, players: int) -> Options:
 
 def _match(match: Wire | None, *, seats: int, dealer: int, target: int, at: str) -> Match:
     if match is None:
-        return Match((0,) * seats, 0, False, None, dealer, (dealer + 1) % seats)
+        return Match((0,) * seats, 0, False, None, dealer, left_of(dealer, seats))
     wire.check_match_seats(match, "match_scores", seats)
     if match["over"]:
         raise InvalidMatch("/match/over", "the match is over: deal a new one without a match")
@@ -50,8 +61,7 @@ def _result_wire(state: State) -> Wire:
             "losers": list(outcome.losers), "points": list(state.card_points)}
 
 
-class Bura(RulesDelegate):
-    rules = rules
+class Bura(CandidateListing[State, Move]):
     info = INFO
     schemas = SCHEMAS
 
@@ -70,7 +80,7 @@ class Bura(RulesDelegate):
             raise InvalidState("/options/players", "players must equal seats")
         loaded = wire.load(state, options=options, deck=rules.DECK, variant=rules.variant(options))
         _check_phase(loaded)
-        wire.check_derived(state, {"result": _result_wire(loaded) if loaded.ending else None,
+        check_derived(state, {"result": _result_wire(loaded) if loaded.ending else None,
                                    **_derived(loaded)})
         return loaded
 
@@ -79,14 +89,26 @@ class Bura(RulesDelegate):
         dumped["result"] = _result_wire(state) if state.ending else None
         return dumped
 
+    def to_move(self, state: State) -> int | None:
+        return state.to_move
+
+    def check(self, state: State, move: Move) -> None:
+        rules.check(state, move)
+
+    def apply(self, state: State, move: Move) -> tuple[State, list[Event]]:
+        return rules.apply(state, move)
+
+    def candidate_moves(self, state: State, seat: int) -> list[Move]:
+        return rules.candidate_moves(state, seat)
+
     def load_move(self, move: Wire) -> Move:
         trick_move = wire.load_trick_move(move)
         if trick_move is not None:
             return trick_move
         kind, seat = move["type"], move["seat"]
-        if kind == "claim":
+        if kind == Claim.kind:
             return Claim(seat)
-        if kind == "declare":
+        if kind == Declare.kind:
             return Declare(seat, move["combination"])
         return Pass(seat)
 
@@ -94,13 +116,12 @@ class Bura(RulesDelegate):
         if isinstance(move, Lead | Molodka | Respond):
             return wire.dump_trick_move(move)
         if isinstance(move, Declare):
-            return {"seat": move.seat, "type": "declare", "combination": move.combination}
-        return {"seat": move.seat, "type": "claim" if isinstance(move, Claim) else "pass"}
+            return {"seat": move.seat, "type": move.kind, "combination": move.combination}
+        return {"seat": move.seat, "type": move.kind}
 
     def view(self, state: State, seat: int | None) -> Wire:
-        public = {k: v for k, v in self.dump_state(state).items()
-                  if k not in ("stock", "hands", "won", "trick", "trump_card", "points")}
-        return wire.view(state, seat, public=public, face_down_play=not state.options.open_play)
+        hidden = not state.options.open_play
+        return wire.view(state, seat, dumped=self.dump_state(state), face_down_play=hidden)
 
     def score(self, state: State, match: Wire | None) -> Wire:
         if state.ending is None:
@@ -118,21 +139,20 @@ class Bura(RulesDelegate):
 
 
 def _derived(state: State) -> Wire:
-    return {"status": "finished" if state.phase == "over" else "in_progress", "trump": state.trump,
-            "points": list(state.card_points)}
+    return {"status": wire.status(state), "trump": state.trump, "points": list(state.card_points)}
 
 
 def _check_phase(state: State) -> None:
     """§5.4, §6: the final claim round comes once every card is played; an ending ends the hand."""
     played_out = not state.stock and not any(state.hands) and state.trick is None
     ending = state.ending
-    if (state.phase == "over") != (ending is not None):
+    if (state.phase == Phase.OVER) != (ending is not None):
         raise InvalidState("/ending", "an ending is set exactly when the phase is over")
-    if state.phase == "over" and state.to_move is not None:
+    if state.phase == Phase.OVER and state.to_move is not None:
         raise InvalidState("/to_move", "nobody moves once the hand is over")
-    if state.phase == "play" and played_out:
+    if state.phase == Phase.PLAY and played_out:
         raise InvalidState("/phase", "every card is played: the phase is final_claims")
-    if state.phase == "final_claims":
+    if state.phase == Phase.FINAL_CLAIMS:
         if not played_out or state.last_taker is None:
             raise InvalidState("/phase", "final claims come once every card is played")
         if state.passes >= state.seats or state.to_move != (state.last_taker + state.passes) % state.seats:

@@ -5,62 +5,70 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import ClassVar
 
 from service.cards import Card, SeedStream, deck, shuffle
-from service.errors import IllegalMove
-from service.games.base import Event, evolve
+from service.games import base
+from service.games.base import Event, evolve, option, refuse
 from service.games.multi_trick import engine
-from service.games.multi_trick.engine import Ending, Lead, Molodka, Respond, State, Variant
+from service.games.multi_trick.engine import Ending, Lead, Molodka, Phase, Respond, State, Variant
 
 DECK: tuple[Card, ...] = deck(("6", "7", "8", "9", "10", "J", "Q", "K", "A"))
 HAND_SIZE = 3
 
-RULES: dict[str, str] = {
-    "hand_finished": "§4.2 no move once the hand is over",
-    "wrong_phase": "§4.2 the move does not fit the moment (lead, answer, or final claims)",
-    "not_your_turn": "§4.2 only the seat to act may move (molodka excepted)",
-    "card_not_in_hand": "§4.2 cards must be in the hand, each once",
-    "bad_card_count": "§4.2 a lead is 1-3 cards; an answer as many as led (fewer only if short)",
-    "lead_mixed_suits": "§4.2a the cards led are of one suit",
-    "does_not_beat": "§5.2 to beat, the cards must beat the winning set one for one",
-    "option_disabled": "§8 the move needs an option that is off",
-    "not_a_molodka": "§4.2b a molodka is three cards of one non-trump suit",
-    "no_combination": "§4.2e the hand does not form the combination",
-}
+class Reason(base.Reason):
+    HAND_FINISHED = "hand_finished", "§4.2 no move once the hand is over"
+    WRONG_PHASE = (
+        "wrong_phase", "§4.2 the move does not fit the moment (lead, answer, or final claims)")
+    NOT_YOUR_TURN = "not_your_turn", "§4.2 only the seat to act may move (molodka excepted)"
+    CARD_NOT_IN_HAND = "card_not_in_hand", "§4.2 cards must be in the hand, each once"
+    BAD_CARD_COUNT = (
+        "bad_card_count", "§4.2 a lead is 1-3 cards; an answer as many as led (fewer only if short)")
+    LEAD_MIXED_SUITS = "lead_mixed_suits", "§4.2a the cards led are of one suit"
+    DOES_NOT_BEAT = "does_not_beat", "§5.2 to beat, the cards must beat the winning set one for one"
+    OPTION_DISABLED = "option_disabled", "§8 the move needs an option that is off"
+    NOT_A_MOLODKA = "not_a_molodka", "§4.2b a molodka is three cards of one non-trump suit"
+    NO_COMBINATION = "no_combination", "§4.2e the hand does not form the combination"
 
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    players: int = 2
-    winning_points: int = 31
-    open_play: bool = False
-    molodka_out_of_turn: bool = True
-    moscow: bool = True
-    moscow_requires_trump_ace: bool = True
-    void_carry: bool = True
-    target_games: int = 11
-    next_leader: str = "dealer_left"
+    """§8; every option may be omitted and takes its default."""
+
+    players: int = option(2, "Number of seats; a deal sets it from `players`.", within=(2, 6))
+    winning_points: int = option(31, within=(1, 120))
+    open_play: bool = option(False, "Seed variant 40.a: discards are played face up too.")
+    molodka_out_of_turn: bool = option(True)
+    moscow: bool = option(True, "Three aces win the hand.")
+    moscow_requires_trump_ace: bool = option(True)
+    void_carry: bool = option(True, "A void hand's value carries to the next hand.")
+    target_games: int = option(11, within=(1, 1000))
+    next_leader: str = option("dealer_left", choices=("dealer_left", "last_trick_winner"))
 
 
 @lru_cache(maxsize=256)  # bounded: options come from clients, and may take many values
 def variant(options: Options) -> Variant:
-    return Variant(hand_size=HAND_SIZE, lead_sizes=(1, 2, 3), molodka=options.molodka_out_of_turn,
-                   molodka_of_trumps=False, face_down_discards=not options.open_play)
+    return Variant(reasons=Reason, hand_size=HAND_SIZE, lead_sizes=(1, 2, 3),
+                   molodka=options.molodka_out_of_turn, molodka_of_trumps=False,
+                   face_down_discards=not options.open_play)
 
 
 @dataclass(frozen=True, slots=True)
 class Claim:
+    kind: ClassVar[str] = "claim"
     seat: int
 
 
 @dataclass(frozen=True, slots=True)
 class Declare:
+    kind: ClassVar[str] = "declare"
     seat: int
     combination: str
 
 
 @dataclass(frozen=True, slots=True)
 class Pass:
+    kind: ClassVar[str] = "pass"
     seat: int
 
 
@@ -77,16 +85,8 @@ def deal(*, players: int, dealer: int, leader: int | None, options: Options, str
 
 
 def check(state: State, move: Move) -> None:
-    try:
-        _check(state, move)
-    except IllegalMove as refusal:
-        refusal.rule = RULES[refusal.reason]  # the engine is shared; the rule numbers are Bura's
-        raise
-
-
-def _check(state: State, move: Move) -> None:
-    if state.phase == "over":
-        engine.refuse("hand_finished", "the hand is over")
+    if state.phase == Phase.OVER:
+        refuse(Reason.HAND_FINISHED, "the hand is over")
     if isinstance(move, Lead | Molodka | Respond):
         engine.check_trick_move(state, variant(state.options), move)
     elif isinstance(move, Claim):
@@ -94,24 +94,24 @@ def _check(state: State, move: Move) -> None:
     elif isinstance(move, Declare):
         _check_declare(state, move)
     else:
-        if state.phase != "final_claims":
-            engine.refuse("wrong_phase", "passing is only for the final claim round")
+        if state.phase != Phase.FINAL_CLAIMS:
+            refuse(Reason.WRONG_PHASE, "passing is only for the final claim round")
         _check_turn(state, move.seat)
 
 
 def _check_turn(state: State, seat: int) -> None:
     if seat != state.to_move:
-        engine.refuse("not_your_turn", f"it is seat {state.to_move}'s turn")
+        refuse(Reason.NOT_YOUR_TURN, f"it is seat {state.to_move}'s turn")
 
 
 def _check_declare(state: State, move: Declare) -> None:
-    if state.phase != "play":
-        engine.refuse("wrong_phase", "combinations are shown during play")
+    if state.phase != Phase.PLAY:
+        refuse(Reason.WRONG_PHASE, "combinations are shown during play")
     _check_turn(state, move.seat)
     if move.combination == "moscow" and not state.options.moscow:
-        engine.refuse("option_disabled", "Moscow is not played")
+        refuse(Reason.OPTION_DISABLED, "Moscow is not played")
     if not forms(state, state.hands[move.seat], move.combination):
-        engine.refuse("no_combination", f"the hand does not form {move.combination}")
+        refuse(Reason.NO_COMBINATION, f"the hand does not form {move.combination}")
 
 
 def forms(state: State, hand: tuple[Card, ...], combination: str) -> bool:
@@ -127,13 +127,13 @@ def forms(state: State, hand: tuple[Card, ...], combination: str) -> bool:
 
 def candidate_moves(state: State, seat: int) -> list[Move]:
     """The moves of the current phase (``check`` refuses any other phase's moves first)."""
-    if state.phase == "play":
+    if state.phase == Phase.PLAY:
         moves: list[Move] = [*engine.candidate_trick_moves(state, variant(state.options), seat)]
         if seat == state.to_move:
             moves.append(Claim(seat))
             moves += [Declare(seat, c) for c in ("bura", "moscow") if forms(state, state.hands[seat], c)]
         return moves
-    if state.phase == "final_claims" and seat == state.to_move:
+    if state.phase == Phase.FINAL_CLAIMS and seat == state.to_move:
         return [Claim(seat), Pass(seat)]
     return []
 
@@ -146,7 +146,7 @@ def apply(state: State, move: Move) -> tuple[State, list[Event]]:
         state, events, taker = engine.apply_trick_move(state, variant(state.options), move)
         if taker is not None and state.to_move is None:
             # §5.4: nobody holds a card: the final claim round, from the last trick's taker.
-            state = evolve(state, phase="final_claims", to_move=taker, leader=taker)
+            state = evolve(state, phase=Phase.FINAL_CLAIMS, to_move=taker, leader=taker)
             events.append(Event("final_claims", taker))
         return state, events
     if isinstance(move, Claim):
@@ -160,7 +160,7 @@ def apply(state: State, move: Move) -> tuple[State, list[Event]]:
 
 
 def _end(state: State, ending: Ending, event: Event) -> tuple[State, list[Event]]:
-    state = evolve(state, phase="over", to_move=None, ending=ending)
+    state = evolve(state, phase=Phase.OVER, to_move=None, ending=ending)
     outcome = result(state)
     return state, [event, Event("hand_over", outcome.winners[0] if len(outcome.winners) == 1 else None)]
 

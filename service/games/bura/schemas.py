@@ -4,33 +4,20 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from service.api.fields import StrictBoolean, StrictInteger
-from service.api.schemas import GameSchemas, Strict, named, one_of
 from service.cards import codes
 from service.games.bura import rules
+from service.games.multi_trick.engine import Phase
 from service.games.multi_trick.schemas import Family, state_and_view, trick_moves
+from service.wire.fields import StrictBoolean, StrictInteger
+from service.wire.schemas import GameSchemas, Strict, one_of, options_schema
 
 FAMILY = Family(prefix="Bura", game="bura", codes=tuple(codes(rules.DECK)), max_seats=6,
-                hand_size=rules.HAND_SIZE, phases=("play", "final_claims", "over"),
+                hand_size=rules.HAND_SIZE, phases=tuple(Phase),
                 ending_kinds=("claim", "bura", "moscow", "void"))
 REASONS = ("claim_correct", "claim_false", "bura", "moscow", "void")
 
 
-class BuraOptions(Strict):
-    """§8; every option may be omitted and takes its default."""
-
-    players = StrictInteger(load_default=2, validate=validate.Range(2, 6), metadata={
-        "description": "Number of seats; a deal sets it from `players`."})
-    winning_points = StrictInteger(load_default=31, validate=validate.Range(1, 120))
-    open_play = StrictBoolean(load_default=False, metadata={
-        "description": "Seed variant 40.a: discards are played face up too."})
-    molodka_out_of_turn = StrictBoolean(load_default=True)
-    moscow = StrictBoolean(load_default=True, metadata={"description": "Three aces win the hand."})
-    moscow_requires_trump_ace = StrictBoolean(load_default=True)
-    void_carry = StrictBoolean(load_default=True, metadata={
-        "description": "A void hand's value carries to the next hand."})
-    target_games = StrictInteger(load_default=11, validate=validate.Range(1, 1000))
-    next_leader = one_of(["dealer_left", "last_trick_winner"], load_default="dealer_left")
+BuraOptions = options_schema("BuraOptions", rules.Options)
 
 
 class BuraResult(Strict):
@@ -64,19 +51,13 @@ STATE, VIEW = state_and_view(FAMILY, BuraOptions, BuraResult, {
 })
 MOVES = {
     **trick_moves(FAMILY),
-    "claim": named("BuraClaim", "I have 31.", {
-        "seat": FAMILY.seat(required=True), "type": one_of(["claim"], required=True)}),
-    "declare": named("BuraDeclare", "Show bura (three trumps) or Moscow (three aces).", {
-        "seat": FAMILY.seat(required=True), "type": one_of(["declare"], required=True),
-        "combination": one_of(["bura", "moscow"], required=True)}),
-    "pass": named("BuraPass", "Decline to claim in the final round.", {
-        "seat": FAMILY.seat(required=True), "type": one_of(["pass"], required=True)}),
+    **FAMILY.moves({
+        rules.Claim.kind: ("I have 31.", {}),
+        rules.Declare.kind: ("Show bura (three trumps) or Moscow (three aces).", {
+            "combination": one_of(["bura", "moscow"], required=True)}),
+        rules.Pass.kind: ("Decline to claim in the final round.", {}),
+    }),
 }
 
-SCHEMAS = GameSchemas(
-    prefix="Bura", card_codes=FAMILY.codes, player_counts=(2, 3, 4, 5, 6), state=STATE, moves=MOVES,
-    options=BuraOptions, match=BuraMatch, view=VIEW, hand_score=BuraHandScore,
-    reasons=tuple(rules.RULES),
-    event_types=("lead", "molodka", "beat", "discard", "trick_won", "card_drawn", "final_claims",
-                 "claimed", "declared", "passed", "hand_over"),
-)
+SCHEMAS = GameSchemas(fields=FAMILY, state=STATE, moves=MOVES, options=BuraOptions, match=BuraMatch,
+                      view=VIEW, hand_score=BuraHandScore)

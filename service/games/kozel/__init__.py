@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from service.cards import CARDS, SeedStream, codes
 from service.errors import HandNotFinished, InvalidMatch
-from service.games.base import DealSetup, GameInfo, RulesDelegate, Wire, options_wire
+from service.games.base import CandidateListing, DealSetup, Event, GameInfo, Wire, card_values, options_wire
 from service.games.kozel import rules, wire
 from service.games.kozel.rules import (
-    TEAMS,
+    SIDES,
     GiveBack,
     GiveTrump,
     Match,
     Move,
     NameTrump,
     Pass,
+    Phase,
     Play,
     State,
 )
@@ -22,10 +23,16 @@ from service.games.kozel.schemas import SCHEMAS
 INFO = GameInfo(
     id="kozel", name_en="Kozel", name_ru="Козёл", player_counts=(4,), default_players=4,
     deck="32 cards, A K Q J 10 9 8 7 of each suit: " + " ".join(codes(rules.DECK)),
-    card_values=rules.CARD_VALUES, move_types=tuple(SCHEMAS.moves), reasons=rules.RULES,
-    event_types=SCHEMAS.event_types, options=options_wire(rules.Options()),
+    card_values=card_values(rules.DECK, rules.POINTS), move_types=tuple(SCHEMAS.moves),
+    reasons=rules.Reason, options=options_wire(rules.Options()),
+    event_types=("trump_named", "trump_given", "card_given_back", "passed", "card_played",
+                 "trick_won", "hand_over"),
     variants=("turn_to_left", "three_cards", "first_card", "jack_of_clubs_first_deal"),
 )
+
+
+CARD_MOVES: dict[str, type[Play | GiveTrump | GiveBack]] = {
+    Play.kind: Play, GiveTrump.kind: GiveTrump, GiveBack.kind: GiveBack}
 
 
 def _match(match: Wire | None, *, dealer: int, limit: int, at: str) -> Match:
@@ -42,8 +49,8 @@ def _match(match: Wire | None, *, dealer: int, limit: int, at: str) -> Match:
 
 
 def _match_wire(match: Match, limit: int) -> Wire:
-    loser = None if match.loser is None else list(TEAMS[match.loser])
-    winner = None if match.loser is None else list(TEAMS[1 - match.loser])
+    loser = None if match.loser is None else list(SIDES.members(match.loser))
+    winner = None if match.loser is None else list(SIDES.members(1 - match.loser))
     return {
         "pairs_opened": list(match.pairs_opened), "multiplier": match.multiplier, "over": match.over,
         "winner": winner, "loser": loser, "next_dealer": match.next_dealer,
@@ -52,8 +59,7 @@ def _match_wire(match: Match, limit: int) -> Wire:
     }
 
 
-class Kozel(RulesDelegate):
-    rules = rules
+class Kozel(CandidateListing[State, Move]):
     info = INFO
     schemas = SCHEMAS
 
@@ -69,35 +75,41 @@ class Kozel(RulesDelegate):
     def dump_state(self, state: State) -> Wire:
         return wire.dump_state(state)
 
+    def to_move(self, state: State) -> int | None:
+        return state.to_move
+
+    def check(self, state: State, move: Move) -> None:
+        rules.check(state, move)
+
+    def apply(self, state: State, move: Move) -> tuple[State, list[Event]]:
+        return rules.apply(state, move)
+
+    def candidate_moves(self, state: State, seat: int) -> list[Move]:
+        return rules.candidate_moves(state, seat)
+
     def load_move(self, move: Wire) -> Move:
         kind, seat = move["type"], move["seat"]
-        if kind == "name_trump":
+        if kind == NameTrump.kind:
             order = move.get("deal_order")
             return NameTrump(seat, move.get("suit"), move.get("by_last", False),
                              None if order is None else tuple(order))
-        if kind == "pass":
+        if kind == Pass.kind:
             return Pass(seat)
-        card = CARDS[move["cards"][0]]
-        if kind == "give_trump":
-            return GiveTrump(seat, card)
-        if kind == "give_back":
-            return GiveBack(seat, card)
-        return Play(seat, card)
+        return CARD_MOVES[kind](seat, CARDS[move["cards"][0]])
 
     def dump_move(self, move: Move) -> Wire:
         if isinstance(move, NameTrump):
-            return {"seat": move.seat, "type": "name_trump", "suit": move.suit, "by_last": move.by_last,
+            return {"seat": move.seat, "type": move.kind, "suit": move.suit, "by_last": move.by_last,
                     "deal_order": None if move.deal_order is None else list(move.deal_order)}
         if isinstance(move, Pass):
-            return {"seat": move.seat, "type": "pass"}
-        kind = {Play: "play", GiveTrump: "give_trump", GiveBack: "give_back"}[type(move)]
-        return {"seat": move.seat, "type": kind, "cards": [move.card.code]}
+            return {"seat": move.seat, "type": move.kind}
+        return {"seat": move.seat, "type": move.kind, "cards": [move.card.code]}
 
     def view(self, state: State, seat: int | None) -> Wire:
         return wire.view(state, seat)
 
     def score(self, state: State, match: Wire | None) -> Wire:
-        if state.phase != "over":
+        if state.phase != Phase.OVER:
             raise HandNotFinished("/state/phase", "the hand is not over: play it out first")
         limit = state.options.pairs_to_lose
         before = _match(match, dealer=state.dealer, limit=limit, at="/match/next_dealer")

@@ -6,12 +6,14 @@ a lone trump may be exchanged with the partner; the match is scored in pairs of 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from itertools import permutations
-from typing import NoReturn, TypeVar
+from typing import ClassVar, TypeVar
 
 from service.cards import CARDS, Card, SeedStream, deck, shuffle
-from service.errors import IllegalMove
-from service.games.base import Event, evolve
+from service.games import base
+from service.games.base import Event, evolve, option, refuse
+from service.games.seating import left_of, partnerships
 from service.games.tricks import card_points, point_table
 
 SEATS = 4
@@ -19,42 +21,56 @@ HAND_SIZE = 8
 DECK: tuple[Card, ...] = deck(("7", "8", "9", "10", "J", "Q", "K", "A"))
 CARD_VALUES = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
 POINTS = point_table(CARD_VALUES)
-TEAMS = ((0, 2), (1, 3))
 SEVEN_OF_CLUBS, QUEEN_OF_CLUBS, JACK_OF_CLUBS = CARDS["7C"], CARDS["QC"], CARDS["JC"]
 PERMANENT_ORDER = tuple(CARDS[c] for c in ("7C", "QC", "QS", "QH", "QD", "JC", "JS", "JH", "JD"))
 PERMANENT = frozenset(PERMANENT_ORDER)
 SUIT_ORDER = ("A", "10", "K", "9", "8", "7")  # §2.2, the trump suit's own cards and plain suits
 
-RULES: dict[str, str] = {
-    "hand_finished": "§4 no move once the hand is over",
-    "wrong_phase": "§4 the move does not belong to this phase",
-    "not_your_turn": "§4 only the seat to move may act",
-    "card_not_in_hand": "§4 the card must be in the hand",
-    "must_follow_suit": "§4.1 follow the effective suit led",
-    "must_trump": "§4.1 void in the suit led, or trumps led: play a trump",
-    "bad_trump_naming": "§3.2/§3.4 name a suit, or (three cards) by_last, with a deal order",
-    "not_lone_trump": "§3.5 only a seat's single trump may be given",
-    "cannot_return_received": "§3.5 the partner gives back any card but the one received",
-}
+SIDES = partnerships(SEATS)
+"""Two teams, partners opposite: seats 0 and 2 against 1 and 3."""
+
+
+class Reason(base.Reason):
+    HAND_FINISHED = "hand_finished", "§4 no move once the hand is over"
+    WRONG_PHASE = "wrong_phase", "§4 the move does not belong to this phase"
+    NOT_YOUR_TURN = "not_your_turn", "§4 only the seat to move may act"
+    CARD_NOT_IN_HAND = "card_not_in_hand", "§4 the card must be in the hand"
+    MUST_FOLLOW_SUIT = "must_follow_suit", "§4.1 follow the effective suit led"
+    MUST_TRUMP = "must_trump", "§4.1 void in the suit led, or trumps led: play a trump"
+    BAD_TRUMP_NAMING = (
+        "bad_trump_naming", "§3.2/§3.4 name a suit, or (three cards) by_last, with a deal order")
+    NOT_LONE_TRUMP = "not_lone_trump", "§3.5 only a seat's single trump may be given"
+    CANNOT_RETURN_RECEIVED = (
+        "cannot_return_received", "§3.5 the partner gives back any card but the one received")
+
+
+class Phase(StrEnum):
+    NAME_TRUMP = "name_trump"
+    EXCHANGE = "exchange"
+    PLAY = "play"
+    OVER = "over"
 
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    trump_method: str = "turn_to_left"
-    jack_of_clubs_first_deal: bool = False
-    lone_trump_exchange: bool = True
-    queen_capture: str = "replace"
-    queen_capture_order: str = "any"
-    egg_compounding: bool = False
-    pairs_to_lose: int = 6
+    """§8; every option may be omitted and takes its default."""
+
+    trump_method: str = option("turn_to_left", choices=("turn_to_left", "three_cards", "first_card"))
+    jack_of_clubs_first_deal: bool = option(
+        False, "In a match's first deal (a deal without `match`) the JC holder names trump.")
+    lone_trump_exchange: bool = option(True)
+    queen_capture: str = option("replace", choices=("replace", "add"))
+    queen_capture_order: str = option("any", choices=("any", "seven_after_queen"))
+    egg_compounding: bool = option(False)
+    pairs_to_lose: int = option(6, within=(1, 1000))
 
 
 def team_of(seat: int) -> int:
-    return seat % 2
+    return SIDES.side_of(seat)
 
 
 def partner(seat: int) -> int:
-    return (seat + 2) % SEATS
+    return SIDES.partners(seat)[0]
 
 
 def is_trump(card: Card, trump: str) -> bool:
@@ -87,7 +103,7 @@ class State:
     options: Options
     dealer: int
     trump: str | None
-    phase: str
+    phase: Phase
     first_leader: int
     hands: tuple[tuple[Card, ...], ...]
     to_move: int | None
@@ -114,6 +130,7 @@ class State:
 
 @dataclass(frozen=True, slots=True)
 class NameTrump:
+    kind: ClassVar[str] = "name_trump"
     seat: int
     suit: str | None = None
     by_last: bool = False
@@ -122,23 +139,27 @@ class NameTrump:
 
 @dataclass(frozen=True, slots=True)
 class GiveTrump:
+    kind: ClassVar[str] = "give_trump"
     seat: int
     card: Card
 
 
 @dataclass(frozen=True, slots=True)
 class GiveBack:
+    kind: ClassVar[str] = "give_back"
     seat: int
     card: Card
 
 
 @dataclass(frozen=True, slots=True)
 class Pass:
+    kind: ClassVar[str] = "pass"
     seat: int
 
 
 @dataclass(frozen=True, slots=True)
 class Play:
+    kind: ClassVar[str] = "play"
     seat: int
     card: Card
 
@@ -166,24 +187,24 @@ def deal(*, dealer: int, options: Options, first_deal: bool, stream: SeedStream)
 
 def deal_from(cards: tuple[Card, ...], *, dealer: int, options: Options, first_deal: bool) -> State | None:
     """The deal of §3 from a shuffled deck, top first; None for a misdeal."""
-    left = (dealer + 1) % SEATS
+    left = left_of(dealer, SEATS)
     if options.jack_of_clubs_first_deal and first_deal:
         hands = _singles(cards, left)
         holder = next(s for s in range(SEATS) if JACK_OF_CLUBS in hands[s])
-        return State(options, dealer, None, "name_trump", holder, hands, holder, first_deal=True,
+        return State(options, dealer, None, Phase.NAME_TRUMP, holder, hands, holder, first_deal=True,
                      named_by=holder)
     if options.trump_method == "three_cards":
         hands = _with(((),) * SEATS, left, cards[:3])
-        return State(options, dealer, None, "name_trump", left, hands, left, undealt=cards[3:],
+        return State(options, dealer, None, Phase.NAME_TRUMP, left, hands, left, undealt=cards[3:],
                      first_deal=first_deal, named_by=left)
     if options.trump_method == "first_card":
-        state = State(options, dealer, cards[0].suit, "exchange", left, _singles(cards, left), left,
+        state = State(options, dealer, cards[0].suit, Phase.EXCHANGE, left, _singles(cards, left), left,
                       turned=cards[:1], first_deal=first_deal)
         return _start_exchange(state)
     k = _turned_count(cards)
     if k > HAND_SIZE:
         return None
-    state = State(options, dealer, cards[k - 1].suit, "exchange", left, _turn_to_left(cards, left, k),
+    state = State(options, dealer, cards[k - 1].suit, Phase.EXCHANGE, left, _turn_to_left(cards, left, k),
                   left, turned=cards[:k], first_deal=first_deal)
     return _start_exchange(state)
 
@@ -210,22 +231,18 @@ def _singles(cards: tuple[Card, ...], left: int) -> tuple[tuple[Card, ...], ...]
 # --- legality (§3.2-§4.1) ----------------------------------------------------------------------
 
 
-def refuse(code: str, message: str) -> NoReturn:
-    raise IllegalMove(code, message, RULES[code])
-
-
 def check(state: State, move: Move) -> None:
-    if state.phase == "over":
-        refuse("hand_finished", "the hand is over")
-    expected = {NameTrump: "name_trump", GiveTrump: "exchange", GiveBack: "exchange",
-                Pass: "exchange", Play: "play"}[type(move)]
+    if state.phase == Phase.OVER:
+        refuse(Reason.HAND_FINISHED, "the hand is over")
+    expected = {NameTrump: Phase.NAME_TRUMP, GiveTrump: Phase.EXCHANGE, GiveBack: Phase.EXCHANGE,
+                Pass: Phase.EXCHANGE, Play: Phase.PLAY}[type(move)]
     if state.phase != expected:
-        refuse("wrong_phase", f"the hand is in phase {state.phase}")
+        refuse(Reason.WRONG_PHASE, f"the hand is in phase {state.phase}")
     pending = state.received_trump is not None
     if move.seat != state.to_move or (pending and isinstance(move, GiveTrump | Pass)):
-        refuse("not_your_turn", f"seat {state.to_move} is to move")
+        refuse(Reason.NOT_YOUR_TURN, f"seat {state.to_move} is to move")
     if isinstance(move, GiveBack) and not pending:
-        refuse("not_your_turn", "nothing was given to give back for")
+        refuse(Reason.NOT_YOUR_TURN, "nothing was given to give back for")
     if isinstance(move, NameTrump):
         _check_naming(state, move)
     elif not isinstance(move, Pass):
@@ -236,20 +253,20 @@ def _check_naming(state: State, move: NameTrump) -> None:
     three_cards = bool(state.undealt)
     chose = (move.suit is not None) + move.by_last
     if not three_cards and (move.by_last or move.deal_order is not None or move.suit is None):
-        refuse("bad_trump_naming", "the jack of clubs names a suit, and only a suit")
+        refuse(Reason.BAD_TRUMP_NAMING, "the jack of clubs names a suit, and only a suit")
     if three_cards and (chose != 1 or sorted(move.deal_order or ()) != [0, 1, 2, 3]):
-        refuse("bad_trump_naming", "name a suit or by_last, and a deal order of all four seats")
+        refuse(Reason.BAD_TRUMP_NAMING, "name a suit or by_last, and a deal order of all four seats")
 
 
 def _check_card(state: State, move: GiveTrump | GiveBack | Play) -> None:
     hand = state.hands[move.seat]
     if move.card not in hand:
-        refuse("card_not_in_hand", f"{move.card.code} is not in seat {move.seat}'s hand")
+        refuse(Reason.CARD_NOT_IN_HAND, f"{move.card.code} is not in seat {move.seat}'s hand")
     trump = state.trump or ""
     if isinstance(move, GiveTrump) and [c for c in hand if is_trump(c, trump)] != [move.card]:
-        refuse("not_lone_trump", "only a seat's single trump may be given")
+        refuse(Reason.NOT_LONE_TRUMP, "only a seat's single trump may be given")
     if isinstance(move, GiveBack) and move.card is state.received_trump:
-        refuse("cannot_return_received", "give back any card but the trump just received")
+        refuse(Reason.CANNOT_RETURN_RECEIVED, "give back any card but the trump just received")
     if isinstance(move, Play) and state.trick:
         _check_follow(hand, move.card, state.trick[0][1], trump)
 
@@ -260,19 +277,19 @@ def _check_follow(hand: tuple[Card, ...], card: Card, lead: Card, trump: str) ->
     if effective_suit(card, trump) == led:
         return
     if any(effective_suit(c, trump) == led for c in hand):
-        refuse("must_trump" if led == trump else "must_follow_suit", f"follow the {led} suit")
+        refuse(Reason.MUST_TRUMP if led == trump else Reason.MUST_FOLLOW_SUIT, f"follow the {led} suit")
     if not is_trump(card, trump) and any(is_trump(c, trump) for c in hand):
-        refuse("must_trump", "void in the suit led: play a trump")
+        refuse(Reason.MUST_TRUMP, "void in the suit led: play a trump")
 
 
 def candidate_moves(state: State, seat: int) -> list[Move]:
     """The moves of the current phase (``check`` refuses any other phase's moves first)."""
     hand = state.hands[seat]
-    if state.phase == "play":
+    if state.phase == Phase.PLAY:
         return [Play(seat, c) for c in hand]
-    if state.phase == "exchange":
+    if state.phase == Phase.EXCHANGE:
         return [*(GiveTrump(seat, c) for c in hand), *(GiveBack(seat, c) for c in hand), Pass(seat)]
-    if state.phase != "name_trump":
+    if state.phase != Phase.NAME_TRUMP:
         return []
     if state.undealt:
         orders = list(permutations(range(SEATS)))
@@ -320,7 +337,7 @@ def _name_trump(state: State, move: NameTrump) -> tuple[State, list[Event]]:
     if move.by_last:  # §3.2.4: the last card the naming seat received, by its printed suit
         last = hands[move.seat][-1]
         trump, turned = last.suit, (last,)
-    state = evolve(state, hands=tuple(hands), undealt=(), trump=trump, turned=turned, phase="exchange",
+    state = evolve(state, hands=tuple(hands), undealt=(), trump=trump, turned=turned, phase=Phase.EXCHANGE,
                     to_move=state.first_leader)
     return _start_exchange(state), [Event("trump_named", move.seat, suit=trump)]
 
@@ -335,11 +352,11 @@ def _start_exchange(state: State) -> State:
     """Visit seats from the first leader, skipping those that cannot exchange; then play."""
     visit = state.visit
     while state.options.lone_trump_exchange and visit < SEATS:
-        seat = (state.first_leader + visit) % SEATS
+        seat = left_of(state.first_leader, SEATS, visit)
         if eligible(state, seat):
-            return evolve(state, phase="exchange", visit=visit, to_move=seat)
+            return evolve(state, phase=Phase.EXCHANGE, visit=visit, to_move=seat)
         visit += 1
-    return evolve(state, phase="play", visit=SEATS if state.options.lone_trump_exchange else 0,
+    return evolve(state, phase=Phase.PLAY, visit=SEATS if state.options.lone_trump_exchange else 0,
                    to_move=state.first_leader)
 
 
@@ -348,7 +365,7 @@ def _play(state: State, move: Play) -> tuple[State, list[Event]]:
     rest.remove(move.card)
     trick = (*state.trick, (move.seat, move.card))
     state = evolve(state, hands=_with(state.hands, move.seat, tuple(rest)), trick=trick,
-                    to_move=(move.seat + 1) % SEATS)
+                    to_move=left_of(move.seat, SEATS))
     events = [Event("card_played", move.seat, (move.card,))]
     if len(trick) < SEATS:
         return state, events
@@ -360,7 +377,7 @@ def _play(state: State, move: Play) -> tuple[State, list[Event]]:
     state = evolve(state, trick=(), won=won, to_move=winner, qc_captured_team=_capture(state, trick))
     events.append(Event("trick_won", winner, cards, card_points(cards, POINTS)))
     if not any(state.hands):
-        state = evolve(state, phase="over", to_move=None)
+        state = evolve(state, phase=Phase.OVER, to_move=None)
         events.append(Event("hand_over", None))
     return state, events
 
@@ -430,5 +447,5 @@ def match_after(match: Match, state: State) -> Match:
     if over and opened[0] != opened[1]:
         loser = 0 if opened[0] > opened[1] else 1
     jack_deal = state.first_deal and state.options.jack_of_clubs_first_deal and state.named_by is not None
-    next_dealer = state.named_by if jack_deal and state.named_by is not None else (state.dealer + 1) % SEATS
+    next_dealer = state.named_by if jack_deal and state.named_by is not None else left_of(state.dealer, SEATS)
     return Match(opened, outcome.next_multiplier, over, loser, next_dealer)

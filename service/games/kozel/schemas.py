@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import marshmallow as ma
 from marshmallow import fields, validate
 
-from service.api.fields import StrictBoolean, StrictInteger
-from service.api.schemas import CardFields, GameSchemas, Strict, named, one_of, per_seat
 from service.cards import codes
 from service.games.kozel import rules
+from service.wire.fields import StrictBoolean, StrictInteger
+from service.wire.schemas import CardFields, GameSchemas, Strict, one_of, options_schema, per_seat
 
 PREFIX = "Kozel"
 CODES = tuple(codes(rules.DECK))
@@ -27,17 +26,7 @@ def _team(**kwargs: Any) -> StrictInteger:
     return StrictInteger(validate=validate.Range(0, 1), **kwargs)
 
 
-class KozelOptions(Strict):
-    """§8; every option may be omitted and takes its default."""
-
-    trump_method = one_of(["turn_to_left", "three_cards", "first_card"], load_default="turn_to_left")
-    jack_of_clubs_first_deal = StrictBoolean(load_default=False, metadata={
-        "description": "In a match's first deal (a deal without `match`) the JC holder names trump."})
-    lone_trump_exchange = StrictBoolean(load_default=True)
-    queen_capture = one_of(["replace", "add"], load_default="replace")
-    queen_capture_order = one_of(["any", "seven_after_queen"], load_default="any")
-    egg_compounding = StrictBoolean(load_default=False)
-    pairs_to_lose = StrictInteger(load_default=6, validate=validate.Range(1, 1000))
+KozelOptions = options_schema("KozelOptions", rules.Options)
 
 
 class KozelTrickCard(Strict):
@@ -54,7 +43,7 @@ class _Table(Strict):
     options = fields.Nested(KozelOptions, load_default=dict)
     teams = _per(2, _per(2, _seat()), metadata={"description": "always [[0, 2], [1, 3]]"})
     trump = one_of(SUITS, required=True, allow_none=True, metadata={"description": "null until named"})
-    phase = one_of(["name_trump", "exchange", "play", "over"], required=True)
+    phase = one_of(tuple(rules.Phase), required=True)
     first_leader = _seat(required=True)
     turned = _cards(load_default=list, max_items=9, metadata={
         "description": "cards shown to all while trump was fixed"})
@@ -91,35 +80,24 @@ class KozelView(_Table):
         "description": "shown to the two partners of a pending exchange only"})
 
 
-class KozelNameTrump(Strict):
-    seat = _seat(required=True)
-    type = one_of(["name_trump"], required=True)
-    suit = one_of(SUITS, allow_none=True, load_default=None)
-    by_last = StrictBoolean(load_default=False, metadata={
-        "description": "three cards: the printed suit of the last card the namer receives"})
-    deal_order = fields.List(_seat(), allow_none=True, load_default=None,
-                             validate=validate.Length(4, 4), metadata={
-        "description": "three cards: the order in which the seats are dealt their packets"})
+def _one_card() -> fields.Field:
+    return _cards(required=True, min_items=1, max_items=1)
 
 
-def _card_move(name: str, kind: str, doc: str) -> type[ma.Schema]:
-    return named(name, doc, {
-        "seat": _seat(required=True), "type": one_of([kind], required=True),
-        "cards": _cards(required=True, min_items=1, max_items=1)})
-
-
-class KozelPass(Strict):
-    seat = _seat(required=True)
-    type = one_of(["pass"], required=True)
-
-
-MOVES: dict[str, type[ma.Schema]] = {
-    "play": _card_move("KozelPlay", "play", "Play a card."),
-    "name_trump": KozelNameTrump,
-    "give_trump": _card_move("KozelGiveTrump", "give_trump", "Pass the lone trump to the partner."),
-    "give_back": _card_move("KozelGiveBack", "give_back", "Give the partner a card back."),
-    "pass": KozelPass,
-}
+MOVES = FIELDS.moves({
+    rules.Play.kind: ("Play a card.", {"cards": _one_card()}),
+    rules.NameTrump.kind: ("Name trump: a suit, or (three cards) by the last card received.", {
+        "suit": one_of(SUITS, allow_none=True, load_default=None),
+        "by_last": StrictBoolean(load_default=False, metadata={
+            "description": "three cards: the printed suit of the last card the namer receives"}),
+        "deal_order": fields.List(_seat(), allow_none=True, load_default=None,
+                                  validate=validate.Length(4, 4), metadata={
+            "description": "three cards: the order in which the seats are dealt their packets"}),
+    }),
+    rules.GiveTrump.kind: ("Pass the lone trump to the partner.", {"cards": _one_card()}),
+    rules.GiveBack.kind: ("Give the partner a card back.", {"cards": _one_card()}),
+    rules.Pass.kind: ("Keep the lone trump (or have none to give).", {}),
+})
 
 
 class KozelMatch(Strict):
@@ -146,10 +124,5 @@ class KozelHandScore(Strict):
     next_multiplier = StrictInteger(required=True, validate=validate.Range(1, 1 << 21))
 
 
-SCHEMAS = GameSchemas(
-    prefix=PREFIX, card_codes=CODES, player_counts=(4,), state=KozelState, moves=MOVES,
-    options=KozelOptions, match=KozelMatch, view=KozelView, hand_score=KozelHandScore,
-    reasons=tuple(rules.RULES),
-    event_types=("trump_named", "trump_given", "card_given_back", "passed", "card_played",
-                 "trick_won", "hand_over"),
-)
+SCHEMAS = GameSchemas(fields=FIELDS, state=KozelState, moves=MOVES, options=KozelOptions,
+                      match=KozelMatch, view=KozelView, hand_score=KozelHandScore)

@@ -6,9 +6,9 @@ from itertools import chain
 
 from service.cards import CARDS, Card, codes, pile
 from service.errors import InvalidState
-from service.games.base import Wire, check_deck, options_wire
+from service.games.base import Status, Wire, check_deck, check_derived, options_wire
 from service.games.kozel import rules
-from service.games.kozel.rules import HAND_SIZE, SEATS, TEAMS, Options, State
+from service.games.kozel.rules import HAND_SIZE, SEATS, SIDES, Options, Phase, State
 
 
 def load_options(wire: Wire) -> Options:
@@ -19,7 +19,7 @@ def load_state(wire: Wire) -> State:
     received = wire.get("received_trump")
     state = State(
         options=load_options(wire.get("options", {})), dealer=wire["dealer"], trump=wire["trump"],
-        phase=wire["phase"], first_leader=wire["first_leader"],
+        phase=Phase(wire["phase"]), first_leader=wire["first_leader"],
         hands=tuple(pile(h) for h in wire["hands"]), to_move=wire["to_move"],
         undealt=pile(wire.get("undealt", [])), turned=pile(wire.get("turned", [])),
         trick=tuple((t["seat"], CARDS[t["card"]]) for t in wire["trick"]),
@@ -31,15 +31,11 @@ def load_state(wire: Wire) -> State:
     )
     zones = _zones(state)
     check_deck(rules.DECK, list(chain.from_iterable(pile for _, pile in zones)), lambda: zones)
-    if state.received_trump is not None and state.phase != "exchange":
+    if state.received_trump is not None and state.phase != Phase.EXCHANGE:
         raise InvalidState("/received_trump", "a trump is only in transit during the exchange")
-    {"name_trump": _check_naming, "exchange": _check_exchange, "play": _check_play,
-     "over": _check_over}[state.phase](state)
+    PHASE_CHECKS[state.phase](state)
     _check_won(state)
-    expected = _derived(state)
-    for name, value in expected.items():
-        if name in wire and wire[name] != value:
-            raise InvalidState(f"/{name}", f"{name} must be {value!r} for this position")
+    check_derived(wire, _derived(state))
     return state
 
 
@@ -130,6 +126,10 @@ def _check_over(state: State) -> None:
     _require(not any(state.hands) and not state.trick, "/hands", "the hand is over when all is played")
 
 
+PHASE_CHECKS = {Phase.NAME_TRUMP: _check_naming, Phase.EXCHANGE: _check_exchange, Phase.PLAY: _check_play,
+                Phase.OVER: _check_over}
+
+
 def _check_won(state: State) -> None:
     _require(len(state.won[0]) % SEATS == 0 and len(state.won[1]) % SEATS == 0, "/won",
              "teams take whole tricks of four cards")
@@ -142,8 +142,8 @@ def _check_won(state: State) -> None:
 
 def _derived(state: State) -> Wire:
     return {
-        "status": "finished" if state.phase == "over" else "in_progress",
-        "teams": [list(t) for t in TEAMS],
+        "status": Status.of(finished=state.phase == Phase.OVER),
+        "teams": [list(side) for side in SIDES.all()],
         "points": [state.points(0), state.points(1)],
         "tricks_played": state.tricks_played,
     }
@@ -153,7 +153,7 @@ def _public(state: State) -> Wire:
     return {
         "game": "kozel", "seats": SEATS, "dealer": state.dealer, "to_move": state.to_move,
         **_derived(state), "options": options_wire(state.options), "trump": state.trump,
-        "phase": state.phase, "first_leader": state.first_leader, "turned": codes(state.turned),
+        "phase": state.phase.value, "first_leader": state.first_leader, "turned": codes(state.turned),
         "trick": [{"seat": s, "card": c.code} for s, c in state.trick],
         "won": [codes(state.won[0]), codes(state.won[1])],
         "exchange_done": list(state.exchange_done), "visit": state.visit,

@@ -4,20 +4,30 @@ from __future__ import annotations
 
 from service.cards import SeedStream
 from service.errors import HandNotFinished, InvalidMatch, InvalidState
-from service.games.base import DealSetup, GameInfo, RulesDelegate, Wire, options_wire
+from service.games.base import (
+    CandidateListing,
+    DealSetup,
+    Event,
+    GameInfo,
+    Wire,
+    card_values,
+    check_derived,
+    options_wire,
+)
 from service.games.kozel_bura import rules
 from service.games.kozel_bura.rules import Match, Move, Options
 from service.games.kozel_bura.schemas import SCHEMAS
 from service.games.multi_trick import wire
-from service.games.multi_trick.engine import CARD_VALUES, State
+from service.games.multi_trick.engine import POINTS, Molodka, Phase, State
 
 INFO = GameInfo(
     id="kozel-bura", name_en="Kozel-bura", name_ru="Козёл-бура", player_counts=(2, 3, 4, 5),
     default_players=2, deck="36 cards (A 10 K Q J 9 8 7 6 of each suit), or 32 without the sixes",
-    card_values=CARD_VALUES, move_types=tuple(SCHEMAS.moves), reasons=rules.RULES,
-    event_types=SCHEMAS.event_types,
+    card_values=card_values(rules.DECKS[36], POINTS), move_types=tuple(SCHEMAS.moves),
+    reasons=rules.Reason,
+    event_types=("lead", "molodka", "beat", "discard", "trick_won", "card_drawn", "hand_over"),
     options=options_wire(Options()),
-    out_of_turn_moves=("molodka",),
+    out_of_turn_moves=(Molodka.kind,),
 )
 
 
@@ -38,8 +48,7 @@ def _result_wire(state: State) -> Wire:
             "points": list(state.card_points)}
 
 
-class KozelBura(RulesDelegate):
-    rules = rules
+class KozelBura(CandidateListing[State, Move]):
     info = INFO
     schemas = SCHEMAS
 
@@ -56,8 +65,8 @@ class KozelBura(RulesDelegate):
         loaded = wire.load(state, options=options, deck=rules.DECKS[options.deck],
                            variant=rules.variant(options))
         _check_phase(loaded)
-        wire.check_derived(state, {
-            "status": "finished" if loaded.phase == "over" else "in_progress", "trump": loaded.trump,
+        check_derived(state, {
+            "status": wire.status(loaded), "trump": loaded.trump,
             "points": list(loaded.card_points),
             "result": _result_wire(loaded) if loaded.ending else None,
         })
@@ -67,6 +76,18 @@ class KozelBura(RulesDelegate):
         dumped = wire.dump(state, game="kozel-bura", options=options_wire(state.options), with_passes=False)
         dumped["result"] = _result_wire(state) if state.ending else None
         return dumped
+
+    def to_move(self, state: State) -> int | None:
+        return state.to_move
+
+    def check(self, state: State, move: Move) -> None:
+        rules.check(state, move)
+
+    def apply(self, state: State, move: Move) -> tuple[State, list[Event]]:
+        return rules.apply(state, move)
+
+    def candidate_moves(self, state: State, seat: int) -> list[Move]:
+        return rules.candidate_moves(state, seat)
 
     def load_move(self, move: Wire) -> Move:
         loaded = wire.load_trick_move(move)
@@ -78,9 +99,7 @@ class KozelBura(RulesDelegate):
         return wire.dump_trick_move(move)
 
     def view(self, state: State, seat: int | None) -> Wire:
-        public = {k: v for k, v in self.dump_state(state).items()
-                  if k not in ("stock", "hands", "won", "trick", "trump_card", "points")}
-        return wire.view(state, seat, public=public, face_down_play=False)
+        return wire.view(state, seat, dumped=self.dump_state(state), face_down_play=False)
 
     def score(self, state: State, match: Wire | None) -> Wire:
         if state.ending is None:
@@ -103,7 +122,8 @@ def _check_phase(state: State) -> None:
     """§6: over exactly with an ending; a bura ends the hand; played out means every card played."""
     played_out = not state.stock and not any(state.hands) and state.trick is None
     ending = state.ending
-    if (state.phase == "over") != (ending is not None) or (state.phase == "over") != (state.to_move is None):
+    over = state.phase == Phase.OVER
+    if over != (ending is not None) or over != (state.to_move is None):
         raise InvalidState("/phase", "the phase is over exactly when the hand has an ending")
     if ending is None:
         holders = [s for s in range(state.seats) if rules.has_bura(state, state.hands[s])]

@@ -8,10 +8,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from service.cards import Card, SeedStream, deck, shuffle
-from service.errors import IllegalMove
-from service.games.base import Event, evolve
+from service.games import base
+from service.games.base import Event, evolve, option, refuse
 from service.games.multi_trick import engine
-from service.games.multi_trick.engine import Ending, Lead, Molodka, Respond, State, Variant
+from service.games.multi_trick.engine import Ending, Lead, Molodka, Phase, Respond, State, Variant
+from service.games.seating import clockwise, left_of
 
 HAND_SIZE = 4
 DECKS: dict[int, tuple[Card, ...]] = {
@@ -20,31 +21,33 @@ DECKS: dict[int, tuple[Card, ...]] = {
 }
 CLAIM_POINTS = 31  # §7.2: a loser with 31 or more pays the smallest penalty
 
-RULES: dict[str, str] = {
-    "hand_finished": "§4.2 no move once the hand is over",
-    "wrong_phase": "§4.2 the move does not fit the moment (lead or answer)",
-    "not_your_turn": "§4.2 only the seat to act may move (molodka excepted)",
-    "card_not_in_hand": "§4.2 cards must be in the hand, each once",
-    "bad_card_count": "§4.2a a lead is one card, or three with triple_lead; answer as many",
-    "lead_mixed_suits": "§4.2a three cards led are of one suit",
-    "does_not_beat": "§5.1 to beat, the cards must beat the winning set one for one",
-    "option_disabled": "§8 a molodka needs triple_lead",
-    "not_a_molodka": "§4.2b a molodka is three cards of one suit",
-}
+class Reason(base.Reason):
+    HAND_FINISHED = "hand_finished", "§4.2 no move once the hand is over"
+    WRONG_PHASE = "wrong_phase", "§4.2 the move does not fit the moment (lead or answer)"
+    NOT_YOUR_TURN = "not_your_turn", "§4.2 only the seat to act may move (molodka excepted)"
+    CARD_NOT_IN_HAND = "card_not_in_hand", "§4.2 cards must be in the hand, each once"
+    BAD_CARD_COUNT = (
+        "bad_card_count", "§4.2a a lead is one card, or three with triple_lead; answer as many")
+    LEAD_MIXED_SUITS = "lead_mixed_suits", "§4.2a three cards led are of one suit"
+    DOES_NOT_BEAT = "does_not_beat", "§5.1 to beat, the cards must beat the winning set one for one"
+    OPTION_DISABLED = "option_disabled", "§8 a molodka needs triple_lead"
+    NOT_A_MOLODKA = "not_a_molodka", "§4.2b a molodka is three cards of one suit"
 
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    players: int = 2
-    deck: int = 36
-    triple_lead: bool = False
-    egg_compounding: bool = False
-    penalty_limit: int = 12
+    """§8; every option may be omitted and takes its default."""
+
+    players: int = option(2, "Number of seats; a deal sets it from `players`.", within=(2, 5))
+    deck: int = option(36, "32 leaves out the sixes.", choices=(36, 32))
+    triple_lead: bool = option(False, "Leads of three cards of one suit, and the molodka out of turn.")
+    egg_compounding: bool = option(False, "Ties in a row keep doubling the next hand.")
+    penalty_limit: int = option(12, within=(1, 10_000))
 
 
 @lru_cache(maxsize=256)  # bounded: options come from clients, and may take many values
 def variant(options: Options) -> Variant:
-    return Variant(hand_size=HAND_SIZE, lead_sizes=(1, 3) if options.triple_lead else (1,),
+    return Variant(reasons=Reason, hand_size=HAND_SIZE, lead_sizes=(1, 3) if options.triple_lead else (1,),
                    molodka=options.triple_lead, molodka_of_trumps=True, face_down_discards=False)
 
 
@@ -59,10 +62,9 @@ def has_bura(state: State, hand: tuple[Card, ...]) -> bool:
 
 def _bura_check(state: State, first: int) -> State:
     """§6.1: seats examined clockwise from ``first``; the first with a bura wins at once."""
-    for step in range(state.seats):
-        seat = (first + step) % state.seats
+    for seat in clockwise(first, state.seats):
         if has_bura(state, state.hands[seat]):
-            return evolve(state, phase="over", to_move=None, ending=Ending("bura", seat))
+            return evolve(state, phase=Phase.OVER, to_move=None, ending=Ending("bura", seat))
     return state
 
 
@@ -76,13 +78,9 @@ def deal_from(cards: tuple[Card, ...], *, players: int, dealer: int, options: Op
 
 
 def check(state: State, move: Move) -> None:
-    try:
-        if state.phase == "over":
-            engine.refuse("hand_finished", "the hand is over")
-        engine.check_trick_move(state, variant(state.options), move)
-    except IllegalMove as refusal:
-        refusal.rule = RULES[refusal.reason]  # the engine is shared; the rule numbers are Kozel-bura's
-        raise
+    if state.phase == Phase.OVER:
+        refuse(Reason.HAND_FINISHED, "the hand is over")
+    engine.check_trick_move(state, variant(state.options), move)
 
 
 def candidate_moves(state: State, seat: int) -> list[Move]:
@@ -97,7 +95,7 @@ def apply(state: State, move: Move) -> tuple[State, list[Event]]:
     if len(state.stock) < stock_before:
         state = _bura_check(state, taker)
     if state.ending is None and state.to_move is None:
-        state = evolve(state, phase="over", ending=Ending("played_out"))
+        state = evolve(state, phase=Phase.OVER, ending=Ending("played_out"))
     if state.ending is not None:
         events.append(Event("hand_over", result(state).winner))
     return state, events
@@ -150,4 +148,4 @@ def match_after(match: Match, state: State) -> Match:
     eggs = result(state).reason == "eggs"
     multiplier = (2 * match.multiplier if state.options.egg_compounding else 2) if eggs else 1
     losers = tuple(s for s, p in enumerate(totals) if p >= state.options.penalty_limit)
-    return Match(totals, multiplier, bool(losers), losers or None, (state.dealer + 1) % state.seats)
+    return Match(totals, multiplier, bool(losers), losers or None, left_of(state.dealer, state.seats))

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from itertools import combinations
-from typing import Any, NoReturn
+from typing import Any, ClassVar, NoReturn
 
 from service.cards import Card
-from service.errors import IllegalMove
-from service.games.base import Event, evolve
+from service.games.base import Event, Reason, evolve, refuse
+from service.games.seating import clockwise, left_of
 from service.games.tricks import ace_ten_order, beats_set, card_points, draw_round, point_table
 
 RANKS = ("A", "10", "K", "Q", "J", "9", "8", "7", "6")
@@ -21,10 +22,33 @@ CARD_VALUES = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0
 POINTS = point_table(CARD_VALUES)
 
 
+class Phase(StrEnum):
+    PLAY = "play"
+    FINAL_CLAIMS = "final_claims"
+    """Bura only: every card is played, the seats may still claim (bura.md §5.4)."""
+    OVER = "over"
+
+
+class TrickReason(StrEnum):
+    """The refusals the engine makes; each game of the family gives them its own rule numbers
+    (its ``Reason`` has a member of the same code)."""
+
+    WRONG_PHASE = "wrong_phase"
+    NOT_YOUR_TURN = "not_your_turn"
+    CARD_NOT_IN_HAND = "card_not_in_hand"
+    BAD_CARD_COUNT = "bad_card_count"
+    LEAD_MIXED_SUITS = "lead_mixed_suits"
+    DOES_NOT_BEAT = "does_not_beat"
+    OPTION_DISABLED = "option_disabled"
+    NOT_A_MOLODKA = "not_a_molodka"
+
+
 @dataclass(frozen=True, slots=True)
 class Variant:
     """What differs between the games of the family, for one set of options."""
 
+    reasons: type[Reason]
+    """The game's reason codes, covering every ``TrickReason``."""
     hand_size: int
     lead_sizes: tuple[int, ...]
     molodka: bool
@@ -76,7 +100,7 @@ class State:
     leader: int
     to_move: int | None
     trick: Trick | None
-    phase: str = "play"
+    phase: Phase = Phase.PLAY
     passes: int = 0
     ending: Ending | None = None
     last_taker: int | None = None
@@ -94,18 +118,21 @@ class State:
 
 @dataclass(frozen=True, slots=True)
 class Lead:
+    kind: ClassVar[str] = "lead"
     seat: int
     cards: tuple[Card, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class Molodka:
+    kind: ClassVar[str] = "molodka"
     seat: int
     cards: tuple[Card, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class Respond:
+    kind: ClassVar[str] = "respond"
     seat: int
     cards: tuple[Card, ...]
     mode: str | None = None
@@ -115,8 +142,8 @@ class Respond:
 TrickMove = Lead | Molodka | Respond
 
 
-def refuse(code: str, message: str) -> NoReturn:
-    raise IllegalMove(code, message)
+def _refuse(variant: Variant, code: TrickReason, message: str) -> NoReturn:
+    refuse(variant.reasons[code.name], message)
 
 
 def with_one_of(values: Sequence[Any], seat: int, value: Any) -> tuple[Any, ...]:
@@ -133,7 +160,7 @@ def deal(cards: Sequence[Card], *, seats: int, dealer: int, hand_size: int, opti
     hands = tuple(
         tuple(cards[i] for i in range(dealt) if (dealer + 1 + i) % seats == seat) for seat in range(seats)
     )
-    first = (dealer + 1) % seats
+    first = left_of(dealer, seats)
     return State(
         options=options, seats=seats, dealer=dealer, trump_card=cards[dealt],
         stock=(*cards[dealt + 1:], cards[dealt]), hands=hands, won=((),) * seats,
@@ -153,8 +180,8 @@ def _one_suit(cards: Sequence[Card]) -> bool:
 
 
 def check_trick_move(state: State, variant: Variant, move: TrickMove) -> None:
-    if state.phase != "play":
-        refuse("wrong_phase", "the cards are all played: only claims and passes remain")
+    if state.phase != Phase.PLAY:
+        _refuse(variant, TrickReason.WRONG_PHASE, "the cards are all played: only claims and passes remain")
     if isinstance(move, Lead):
         _check_lead(state, variant, move)
     elif isinstance(move, Molodka):
@@ -166,49 +193,52 @@ def check_trick_move(state: State, variant: Variant, move: TrickMove) -> None:
 def _check_lead(state: State, variant: Variant, move: Lead) -> None:
     if state.trick is not None:
         if move.seat == state.to_move:
-            refuse("wrong_phase", "a trick is under way: respond to it")
-        refuse("not_your_turn", f"it is seat {state.to_move}'s turn")
+            _refuse(variant, TrickReason.WRONG_PHASE, "a trick is under way: respond to it")
+        _refuse(variant, TrickReason.NOT_YOUR_TURN, f"it is seat {state.to_move}'s turn")
     if move.seat != state.leader:
-        refuse("not_your_turn", f"seat {state.leader} has the lead")
+        _refuse(variant, TrickReason.NOT_YOUR_TURN, f"seat {state.leader} has the lead")
     if not _holds(state.hands[move.seat], move.cards):
-        refuse("card_not_in_hand", "every card led must be in the hand, once each")
+        _refuse(variant, TrickReason.CARD_NOT_IN_HAND, "every card led must be in the hand, once each")
     if len(move.cards) not in variant.lead_sizes:
-        refuse("bad_card_count", f"a lead is {' or '.join(map(str, variant.lead_sizes))} cards")
+        sizes = " or ".join(map(str, variant.lead_sizes))
+        _refuse(variant, TrickReason.BAD_CARD_COUNT, f"a lead is {sizes} cards")
     if not _one_suit(move.cards):
-        refuse("lead_mixed_suits", "the cards of a lead are all of one suit")
+        _refuse(variant, TrickReason.LEAD_MIXED_SUITS, "the cards of a lead are all of one suit")
 
 
 def _check_molodka(state: State, variant: Variant, move: Molodka) -> None:
     if not variant.molodka:
-        refuse("option_disabled", "a molodka out of turn is not agreed for this game")
+        _refuse(variant, TrickReason.OPTION_DISABLED, "a molodka out of turn is not agreed for this game")
     if state.trick is not None:
-        refuse("wrong_phase", "a molodka is led before the first card of a trick")
+        _refuse(variant, TrickReason.WRONG_PHASE, "a molodka is led before the first card of a trick")
     if move.seat == state.leader:
-        refuse("wrong_phase", "the seat on lead leads its three cards with a lead")
+        _refuse(variant, TrickReason.WRONG_PHASE, "the seat on lead leads its three cards with a lead")
     if not _holds(state.hands[move.seat], move.cards):
-        refuse("card_not_in_hand", "every card of the molodka must be in the hand, once each")
+        _refuse(variant, TrickReason.CARD_NOT_IN_HAND,
+                "every card of the molodka must be in the hand, once each")
     trumps_ok = variant.molodka_of_trumps or move.cards[0].suit != state.trump
     if len(move.cards) != 3 or not _one_suit(move.cards) or not trumps_ok:
         kind = "one suit" if variant.molodka_of_trumps else "one non-trump suit"
-        refuse("not_a_molodka", f"a molodka is three cards of {kind}")
+        _refuse(variant, TrickReason.NOT_A_MOLODKA, f"a molodka is three cards of {kind}")
 
 
 def _check_respond(state: State, variant: Variant, move: Respond) -> None:
     trick = state.trick
     if trick is None:
         if move.seat == state.leader:
-            refuse("wrong_phase", "no card is led yet: lead")
-        refuse("not_your_turn", f"seat {state.leader} has the lead")
+            _refuse(variant, TrickReason.WRONG_PHASE, "no card is led yet: lead")
+        _refuse(variant, TrickReason.NOT_YOUR_TURN, f"seat {state.leader} has the lead")
     if move.seat != state.to_move:
-        refuse("not_your_turn", f"it is seat {state.to_move}'s turn")
+        _refuse(variant, TrickReason.NOT_YOUR_TURN, f"it is seat {state.to_move}'s turn")
     hand = state.hands[move.seat]
     if not _holds(hand, move.cards):
-        refuse("card_not_in_hand", "every card must be in the hand, once each")
+        _refuse(variant, TrickReason.CARD_NOT_IN_HAND, "every card must be in the hand, once each")
     needed = min(trick.size, len(hand))
     if len(move.cards) != needed:
-        refuse("bad_card_count", f"answer with {needed} card(s)")
+        _refuse(variant, TrickReason.BAD_CARD_COUNT, f"answer with {needed} card(s)")
     if move.mode == "beat" and not _beats(state, move.cards):
-        refuse("does_not_beat", f"the cards do not beat {' '.join(c.code for c in trick.winning.cards)}")
+        winning = " ".join(c.code for c in trick.winning.cards)
+        _refuse(variant, TrickReason.DOES_NOT_BEAT, f"the cards do not beat {winning}")
 
 
 def _beats(state: State, cards: Sequence[Card]) -> bool:
@@ -254,18 +284,15 @@ def _without(hand: Sequence[Card], cards: Sequence[Card]) -> tuple[Card, ...]:
 
 def next_to_answer(hands: Sequence[Sequence[Card]], trick: Trick, after: int) -> int | None:
     """The next seat clockwise that has not played to the trick and holds a card."""
-    seats, played = len(hands), {p.seat for p in trick.plays}
-    for step in range(1, seats):
-        seat = (after + step) % seats
+    played = {p.seat for p in trick.plays}
+    for seat in clockwise(after, len(hands))[1:]:
         if seat not in played and hands[seat]:
             return seat
     return None
 
 
 def next_with_cards(hands: Sequence[Sequence[Card]], start: int) -> int | None:
-    seats = len(hands)
-    for step in range(seats):
-        seat = (start + step) % seats
+    for seat in clockwise(start, len(hands)):
         if hands[seat]:
             return seat
     return None

@@ -9,8 +9,9 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from service.api.fields import StrictBoolean, StrictInteger
-from service.api.schemas import CardFields, named, one_of
+from service.games.multi_trick.engine import Lead, Molodka, Respond
+from service.wire.fields import StrictBoolean, StrictInteger
+from service.wire.schemas import CardFields, named, one_of
 
 SUITS = ("C", "D", "H", "S")
 
@@ -110,18 +111,14 @@ def state_and_view(family: Family, options: type[ma.Schema], result: type[ma.Sch
 
 
 def trick_moves(family: Family) -> dict[str, type[ma.Schema]]:
-    p = family.prefix
-    cards = {"seat": family.seat(required=True)}
-    return {
-        "lead": named(f"{p}Lead", "Lead cards of one suit.", {
-            **cards, "type": one_of(["lead"], required=True),
-            "cards": family.cards(required=True, min_items=1, max_items=3)}),
-        "molodka": named(f"{p}Molodka", "Three cards of one suit led out of turn.", {
-            **cards, "type": one_of(["molodka"], required=True),
-            "cards": family.cards(required=True, min_items=1, max_items=3)}),
-        "respond": named(f"{p}Respond", "Answer the trick card for card.", {
-            **cards, "type": one_of(["respond"], required=True),
-            "cards": family.cards(required=True, min_items=1, max_items=3),
+    def cards() -> fields.Field:
+        return family.cards(required=True, min_items=1, max_items=3)
+
+    return family.moves({
+        Lead.kind: ("Lead cards of one suit.", {"cards": cards()}),
+        Molodka.kind: ("Three cards of one suit led out of turn.", {"cards": cards()}),
+        Respond.kind: ("Answer the trick card for card.", {
+            "cards": cards(),
             "mode": one_of(["beat", "discard"], allow_none=True, load_default=None, metadata={
                 "description": "omitted: beat if the cards beat, else discard"})}),
-    }
+    })

@@ -9,13 +9,14 @@ from typing import Any
 
 from service.cards import CARDS, Card, codes, pile
 from service.errors import InvalidState
-from service.games.base import Wire, check_deck
+from service.games.base import Status, Wire, check_deck
 from service.games.multi_trick.engine import (
     POINTS,
     RANK_ORDER,
     Ending,
     Lead,
     Molodka,
+    Phase,
     Played,
     Respond,
     State,
@@ -47,7 +48,7 @@ def load(wire: Wire, *, options: Any, deck: Sequence[Card], variant: Variant) ->
         options=options, seats=seats, dealer=wire["dealer"], trump_card=CARDS[wire["trump_card"]],
         stock=pile(wire["stock"]), hands=tuple(map(pile, wire["hands"])),
         won=won, leader=wire["leader"], to_move=wire["to_move"],
-        trick=_trick(wire["trick"]), phase=wire["phase"], passes=wire.get("passes", 0),
+        trick=_trick(wire["trick"]), phase=Phase(wire["phase"]), passes=wire.get("passes", 0),
         ending=None if ending is None else Ending(ending["kind"], ending["seat"]),
         last_taker=wire.get("last_taker"), card_points=tuple([card_points(w, POINTS) for w in won]),
     )
@@ -55,7 +56,7 @@ def load(wire: Wire, *, options: Any, deck: Sequence[Card], variant: Variant) ->
     _check_stock_and_hands(state, variant)
     if state.trick is not None:
         _check_trick(state, variant, state.trick)
-    elif state.phase == "play" and state.ending is None:
+    elif state.phase == Phase.PLAY and state.ending is None:
         if state.to_move != state.leader:
             raise InvalidState("/to_move", "with no card led, the leader is to move")
         if not state.hands[state.leader]:
@@ -111,7 +112,7 @@ def _check_stock_and_hands(state: State, variant: Variant) -> None:
 
 
 def _check_trick(state: State, variant: Variant, trick: Trick) -> None:
-    if state.phase not in ("play", "over"):
+    if state.phase not in (Phase.PLAY, Phase.OVER):
         raise InvalidState("/trick", "a trick is under way only while the cards are played")
     lead = trick.plays[0]
     if lead.seat != trick.leader or trick.leader != state.leader:
@@ -139,7 +140,7 @@ def _check_trick(state: State, variant: Variant, trick: Trick) -> None:
             raise InvalidState(f"{at}/face_down", "only discards lie face down, and only without open play")
         winning = play if play.beat else winning
     remaining = order[len(trick.plays) - 1:]
-    if state.phase == "over":  # a claim or a combination may end the hand mid-trick
+    if state.phase == Phase.OVER:  # a claim or a combination may end the hand mid-trick
         return
     if not remaining or state.to_move != remaining[0]:
         raise InvalidState("/to_move", "the next seat clockwise that has not answered is to move")
@@ -153,11 +154,8 @@ def _check_last_taker(state: State) -> None:
         raise InvalidState("/last_taker", "that seat has taken no trick")
 
 
-def check_derived(wire: Wire, expected: Wire) -> None:
-    """Derived fields may be left out; when sent, they must agree."""
-    for name, value in expected.items():
-        if name in wire and wire[name] != value:
-            raise InvalidState(f"/{name}", f"{name} must be {value!r} for this position")
+def status(state: State) -> str:
+    return Status.of(finished=state.phase == Phase.OVER)
 
 
 def _trick_wire(trick: Trick | None, *, hide_from: int | None = None, hide: bool = False) -> Wire | None:
@@ -181,11 +179,11 @@ def _trick_wire(trick: Trick | None, *, hide_from: int | None = None, hide: bool
 def dump(state: State, *, game: str, options: Wire, with_passes: bool) -> Wire:
     wire: Wire = {
         "game": game, "seats": state.seats, "dealer": state.dealer, "to_move": state.to_move,
-        "status": "finished" if state.phase == "over" else "in_progress", "options": options,
+        "status": status(state), "options": options,
         "trump": state.trump, "trump_card": state.trump_card.code, "stock": codes(state.stock),
         "hands": [codes(h) for h in state.hands], "won": [codes(w) for w in state.won],
         "points": list(state.card_points),
-        "leader": state.leader, "trick": _trick_wire(state.trick), "phase": state.phase,
+        "leader": state.leader, "trick": _trick_wire(state.trick), "phase": state.phase.value,
         "ending": None if state.ending is None else {"kind": state.ending.kind, "seat": state.ending.seat},
         "last_taker": state.last_taker,
     }
@@ -194,12 +192,16 @@ def dump(state: State, *, game: str, options: Wire, with_passes: bool) -> Wire:
     return wire
 
 
-def view(state: State, seat: int | None, *, public: Wire, face_down_play: bool) -> Wire:
+_PRIVATE = frozenset(("stock", "hands", "won", "trick", "trump_card", "points"))
+
+
+def view(state: State, seat: int | None, *, dumped: Wire, face_down_play: bool) -> Wire:
     """A seat sees its own hand and won pile, hand and pile sizes, the stock's size and the trump
     card under it, and the trick; cards played face down only by the seat that played them.
-    Other seats' won piles are shown only when every card is played face up."""
+    Other seats' won piles are shown only when every card is played face up. ``dumped`` is the
+    state's wire form, whose other fields are public."""
     return {
-        **public,
+        **{k: v for k, v in dumped.items() if k not in _PRIVATE},
         "seat": seat,
         "hand": None if seat is None else codes(state.hands[seat]),
         "hand_sizes": [len(h) for h in state.hands],
@@ -216,18 +218,17 @@ def view(state: State, seat: int | None, *, public: Wire, face_down_play: bool) 
 def load_trick_move(move: Wire) -> Lead | Molodka | Respond | None:
     """A lead, molodka or answer from the wire; None for the game's other move types."""
     kind, seat = move["type"], move["seat"]
-    if kind == "lead":
+    if kind == Lead.kind:
         return Lead(seat, pile(move["cards"]))
-    if kind == "molodka":
+    if kind == Molodka.kind:
         return Molodka(seat, pile(move["cards"]))
-    if kind == "respond":
+    if kind == Respond.kind:
         return Respond(seat, pile(move["cards"]), move.get("mode"))
     return None
 
 
 def dump_trick_move(move: Lead | Molodka | Respond) -> Wire:
-    kind = "lead" if isinstance(move, Lead) else "molodka" if isinstance(move, Molodka) else "respond"
-    wire: Wire = {"seat": move.seat, "type": kind, "cards": codes(move.cards)}
+    wire: Wire = {"seat": move.seat, "type": move.kind, "cards": codes(move.cards)}
     if isinstance(move, Respond):
         wire["mode"] = move.mode
     return wire

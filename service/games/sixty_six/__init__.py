@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from service.cards import CARDS, SeedStream, codes
 from service.errors import HandNotFinished, InvalidMatch
-from service.games.base import DealSetup, GameInfo, RulesDelegate, Wire, options_wire
+from service.games.base import CandidateListing, DealSetup, Event, GameInfo, Wire, card_values, options_wire
 from service.games.sixty_six import rules, wire
 from service.games.sixty_six.rules import Claim, Close, ExchangeTrump, Move, Party, Play, State
 from service.games.sixty_six.schemas import SCHEMAS
@@ -16,10 +16,13 @@ INFO = GameInfo(
     player_counts=(2,),
     default_players=2,
     deck="24 cards, A 10 K Q J 9 in each suit: " + " ".join(codes(rules.DECK)),
-    card_values=rules.CARD_VALUES,
-    move_types=("play", "close", "exchange_trump", "claim"),
-    reasons={str(reason): rule for reason, rule in rules.RULES.items()},
-    event_types=SCHEMAS.event_types,
+    card_values=card_values(rules.DECK, rules.POINTS),
+    move_types=tuple(SCHEMAS.moves),
+    reasons=rules.Reason,
+    event_types=(
+        "card_played", "marriage_declared", "trick_won", "card_drawn", "stock_closed",
+        "trump_exchanged", "claimed", "hand_over",
+    ),
     options=options_wire(rules.Options()),
 )
 
@@ -49,8 +52,7 @@ def _party_wire(party: Party) -> Wire:
     }
 
 
-class SixtySix(RulesDelegate):
-    rules = rules
+class SixtySix(CandidateListing[State, Move]):
     info = INFO
     schemas = SCHEMAS
 
@@ -66,24 +68,35 @@ class SixtySix(RulesDelegate):
     def dump_state(self, state: State) -> Wire:
         return wire.dump_state(state)
 
+    def to_move(self, state: State) -> int | None:
+        return state.to_move
+
+    def check(self, state: State, move: Move) -> None:
+        rules.check(state, move)
+
+    def apply(self, state: State, move: Move) -> tuple[State, list[Event]]:
+        return rules.apply(state, move)
+
+    def candidate_moves(self, state: State, seat: int) -> list[Move]:
+        return rules.candidate_moves(state, seat)
+
     def load_move(self, move: Wire) -> Move:
         kind, seat = move["type"], move["seat"]
-        if kind == "play":
+        if kind == Play.kind:
             return Play(seat, CARDS[move["cards"][0]], move.get("marriage", False))
-        if kind == "close":
+        if kind == Close.kind:
             return Close(seat)
-        if kind == "exchange_trump":
+        if kind == ExchangeTrump.kind:
             return ExchangeTrump(seat)
         return Claim(seat, move.get("marriage_suit"))
 
     def dump_move(self, move: Move) -> Wire:
         if isinstance(move, Play):
-            return {"seat": move.seat, "type": "play", "cards": [move.card.code],
+            return {"seat": move.seat, "type": move.kind, "cards": [move.card.code],
                     "marriage": move.marriage}
         if isinstance(move, Claim):
-            return {"seat": move.seat, "type": "claim", "marriage_suit": move.marriage_suit}
-        kind = "close" if isinstance(move, Close) else "exchange_trump"
-        return {"seat": move.seat, "type": kind}
+            return {"seat": move.seat, "type": move.kind, "marriage_suit": move.marriage_suit}
+        return {"seat": move.seat, "type": move.kind}
 
     def view(self, state: State, seat: int | None) -> Wire:
         return wire.view(state, seat)

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TypeVar, cast
+from typing import ClassVar, TypeVar, cast
 
 from service.cards import Card, SeedStream, deck, shuffle
-from service.errors import IllegalMove
-from service.games.base import Event, evolve
+from service.games import base
+from service.games.base import Event, evolve, option, refuse
 from service.games.tricks import (
     ace_ten_order,
     beats,
@@ -35,47 +35,26 @@ SCHNEIDER = 33  # fewer than this many points doubles the loss (§7.1)
 LAST_TRICK_BONUS = 10
 
 
-class Reason(StrEnum):
-    """Reason codes of illegal moves; ``RULES`` names the rule each one enforces."""
+class Reason(base.Reason):
+    """Reason codes of illegal moves, each with the rule it enforces."""
 
-    HAND_FINISHED = "hand_finished"
-    NOT_YOUR_TURN = "not_your_turn"
-    CARD_NOT_IN_HAND = "card_not_in_hand"
-    MARRIAGE_NOT_ON_LEAD = "marriage_not_on_lead"
-    MARRIAGE_WRONG_RANK = "marriage_wrong_rank"
-    MARRIAGE_PARTNER_MISSING = "marriage_partner_missing"
-    MARRIAGE_NOT_ALLOWED_NOW = "marriage_not_allowed_now"
-    MUST_FOLLOW_SUIT = "must_follow_suit"
-    MUST_WIN_TRICK = "must_win_trick"
-    MUST_TRUMP = "must_trump"
-    NOT_ON_LEAD = "not_on_lead"
-    STOCK_CLOSED = "stock_closed"
-    STOCK_EXHAUSTED = "stock_exhausted"
-    STOCK_TOO_SMALL = "stock_too_small"
-    OPTION_DISABLED = "option_disabled"
-    NO_TRICK_WON = "no_trick_won"
-    NO_TRUMP_NINE = "no_trump_nine"
-
-
-RULES: dict[str, str] = {
-    Reason.HAND_FINISHED: "§4.2.1 no move once the hand is finished",
-    Reason.NOT_YOUR_TURN: "§4.2.2 only the seat to move may play",
-    Reason.CARD_NOT_IN_HAND: "§4.2.3 the card must be in the player's hand",
-    Reason.MARRIAGE_NOT_ON_LEAD: "§4.2.4 a marriage is declared by leading",
-    Reason.MARRIAGE_WRONG_RANK: "§4.2.4 a marriage is led with its king or queen",
-    Reason.MARRIAGE_PARTNER_MISSING: "§4.2.4 the player must hold both king and queen",
-    Reason.MARRIAGE_NOT_ALLOWED_NOW: "§4.2.4 option marriages_after_stock is off",
-    Reason.MUST_FOLLOW_SUIT: "§4.2.5 once the stock is gone or closed, follow suit",
-    Reason.MUST_WIN_TRICK: "§4.2.5 option must_head_trick: win the trick when able",
-    Reason.MUST_TRUMP: "§4.2.5 void in the led suit, trump if able",
-    Reason.NOT_ON_LEAD: "§4.3-4.5 only the seat on lead may do this",
-    Reason.STOCK_CLOSED: "§4.3-4.4 the stock is already closed",
-    Reason.STOCK_EXHAUSTED: "§4.3 the stock is empty",
-    Reason.STOCK_TOO_SMALL: "§4.3-4.4 the stock holds too few cards",
-    Reason.OPTION_DISABLED: "§8 the move needs an option that is off",
-    Reason.NO_TRICK_WON: "§4.4 the exchange needs a trick won",
-    Reason.NO_TRUMP_NINE: "§4.4 the exchange needs the nine of trumps",
-}
+    HAND_FINISHED = "hand_finished", "§4.2.1 no move once the hand is finished"
+    NOT_YOUR_TURN = "not_your_turn", "§4.2.2 only the seat to move may play"
+    CARD_NOT_IN_HAND = "card_not_in_hand", "§4.2.3 the card must be in the player's hand"
+    MARRIAGE_NOT_ON_LEAD = "marriage_not_on_lead", "§4.2.4 a marriage is declared by leading"
+    MARRIAGE_WRONG_RANK = "marriage_wrong_rank", "§4.2.4 a marriage is led with its king or queen"
+    MARRIAGE_PARTNER_MISSING = "marriage_partner_missing", "§4.2.4 the player must hold both king and queen"
+    MARRIAGE_NOT_ALLOWED_NOW = "marriage_not_allowed_now", "§4.2.4 option marriages_after_stock is off"
+    MUST_FOLLOW_SUIT = "must_follow_suit", "§4.2.5 once the stock is gone or closed, follow suit"
+    MUST_WIN_TRICK = "must_win_trick", "§4.2.5 option must_head_trick: win the trick when able"
+    MUST_TRUMP = "must_trump", "§4.2.5 void in the led suit, trump if able"
+    NOT_ON_LEAD = "not_on_lead", "§4.3-4.5 only the seat on lead may do this"
+    STOCK_CLOSED = "stock_closed", "§4.3-4.4 the stock is already closed"
+    STOCK_EXHAUSTED = "stock_exhausted", "§4.3 the stock is empty"
+    STOCK_TOO_SMALL = "stock_too_small", "§4.3-4.4 the stock holds too few cards"
+    OPTION_DISABLED = "option_disabled", "§8 the move needs an option that is off"
+    NO_TRICK_WON = "no_trick_won", "§4.4 the exchange needs a trick won"
+    NO_TRUMP_NINE = "no_trump_nine", "§4.4 the exchange needs the nine of trumps"
 
 
 class ResultReason(StrEnum):
@@ -92,14 +71,21 @@ class ResultReason(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    allow_trump_nine_exchange: bool = False
-    last_trick_bonus: bool = False
-    must_head_trick: bool = False
-    allow_claim: bool = False
-    marriage_requires_trick: bool = True
-    marriages_after_stock: bool = True
-    min_stock_to_close: int = 3
-    party_target: int = 8
+    """§8; every option may be omitted and takes its default."""
+
+    allow_trump_nine_exchange: bool = option(
+        False, "Exchange the trump nine for the face-up trump card (§4.4).")
+    last_trick_bonus: bool = option(False, "+10 for the 12th trick if the stock was never closed.")
+    must_head_trick: bool = option(
+        False, "In the strict phase, win the trick with the led suit when able.")
+    allow_claim: bool = option(False, "Stop play and claim 66 (§4.5, §7.3).")
+    marriage_requires_trick: bool = option(
+        True, "Marriage points count only once the player has won a trick.")
+    marriages_after_stock: bool = option(
+        True, "Marriages may be declared after the stock is exhausted or closed.")
+    min_stock_to_close: int = option(
+        3, "Minimum stock size, face-up card included, for closing.", within=(1, 12))
+    party_target: int = option(8, "Game points that win a party.", within=(1, 1000))
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +147,7 @@ class State:
 
 @dataclass(frozen=True, slots=True)
 class Play:
+    kind: ClassVar[str] = "play"
     seat: int
     card: Card
     marriage: bool = False
@@ -168,16 +155,19 @@ class Play:
 
 @dataclass(frozen=True, slots=True)
 class Close:
+    kind: ClassVar[str] = "close"
     seat: int
 
 
 @dataclass(frozen=True, slots=True)
 class ExchangeTrump:
+    kind: ClassVar[str] = "exchange_trump"
     seat: int
 
 
 @dataclass(frozen=True, slots=True)
 class Claim:
+    kind: ClassVar[str] = "claim"
     seat: int
     marriage_suit: str | None = None
 
@@ -262,11 +252,11 @@ def check(state: State, move: Move) -> None:
     """Raise ``IllegalMove`` with the first failing rule, in the rules file's order (§4.4 and
     §4.5 name the disabled option before the finished hand)."""
     if isinstance(move, ExchangeTrump) and not state.options.allow_trump_nine_exchange:
-        _refuse(Reason.OPTION_DISABLED, "option allow_trump_nine_exchange is off")
+        refuse(Reason.OPTION_DISABLED, "option allow_trump_nine_exchange is off")
     if isinstance(move, Claim) and not state.options.allow_claim:
-        _refuse(Reason.OPTION_DISABLED, "option allow_claim is off")
+        refuse(Reason.OPTION_DISABLED, "option allow_claim is off")
     if state.finished:
-        _refuse(Reason.HAND_FINISHED, "the hand is finished")
+        refuse(Reason.HAND_FINISHED, "the hand is finished")
     if isinstance(move, Play):
         _check_play(state, move)
     elif isinstance(move, Close):
@@ -275,10 +265,6 @@ def check(state: State, move: Move) -> None:
         _check_exchange(state, move)
     else:
         _check_claim(state, move)
-
-
-def _refuse(reason: Reason, message: str) -> None:
-    raise IllegalMove(reason.value, message, RULES[reason])
 
 
 def _on_lead(state: State, seat: int) -> bool:
@@ -293,10 +279,10 @@ def _holds_marriage(hand: tuple[Card, ...], suit: str) -> bool:
 def _check_play(state: State, move: Play) -> None:
     seat, card = move.seat, move.card
     if seat != state.to_move:
-        _refuse(Reason.NOT_YOUR_TURN, f"it is seat {state.to_move}'s turn")
+        refuse(Reason.NOT_YOUR_TURN, f"it is seat {state.to_move}'s turn")
     hand = state.hands[seat]
     if card not in hand:
-        _refuse(Reason.CARD_NOT_IN_HAND, f"{card.code} is not in seat {seat}'s hand")
+        refuse(Reason.CARD_NOT_IN_HAND, f"{card.code} is not in seat {seat}'s hand")
     if move.marriage:
         _check_marriage(state, move)
     if state.trick and state.strict:
@@ -305,13 +291,13 @@ def _check_play(state: State, move: Play) -> None:
 
 def _check_marriage(state: State, move: Play) -> None:
     if state.trick:
-        _refuse(Reason.MARRIAGE_NOT_ON_LEAD, "a marriage can only be declared when leading")
+        refuse(Reason.MARRIAGE_NOT_ON_LEAD, "a marriage can only be declared when leading")
     if move.card.rank not in ("K", "Q"):
-        _refuse(Reason.MARRIAGE_WRONG_RANK, "a marriage is led with a king or a queen")
+        refuse(Reason.MARRIAGE_WRONG_RANK, "a marriage is led with a king or a queen")
     if not _holds_marriage(state.hands[move.seat], cast(str, move.card.suit)):
-        _refuse(Reason.MARRIAGE_PARTNER_MISSING, "the player does not hold both king and queen")
+        refuse(Reason.MARRIAGE_PARTNER_MISSING, "the player does not hold both king and queen")
     if state.strict and not state.options.marriages_after_stock:
-        _refuse(Reason.MARRIAGE_NOT_ALLOWED_NOW, "marriages are not allowed after the stock")
+        refuse(Reason.MARRIAGE_NOT_ALLOWED_NOW, "marriages are not allowed after the stock")
 
 
 def _check_follow(state: State, hand: tuple[Card, ...], card: Card) -> None:
@@ -320,12 +306,12 @@ def _check_follow(state: State, hand: tuple[Card, ...], card: Card) -> None:
     same_suit = [c for c in hand if c.suit == lead.suit]
     if same_suit:
         if card.suit != lead.suit:
-            _refuse(Reason.MUST_FOLLOW_SUIT, f"the player must follow {lead.suit}")
+            refuse(Reason.MUST_FOLLOW_SUIT, f"the player must follow {lead.suit}")
         can_head = any(_outranks(c, lead) for c in same_suit)
         if state.options.must_head_trick and can_head and not _outranks(card, lead):
-            _refuse(Reason.MUST_WIN_TRICK, f"the player must head {lead.code}")
+            refuse(Reason.MUST_WIN_TRICK, f"the player must head {lead.code}")
     elif card.suit != state.trump_suit and any(c.suit == state.trump_suit for c in hand):
-        _refuse(Reason.MUST_TRUMP, "the player has no card of the led suit and must trump")
+        refuse(Reason.MUST_TRUMP, "the player has no card of the led suit and must trump")
 
 
 def _outranks(card: Card, other: Card) -> bool:
@@ -334,29 +320,29 @@ def _outranks(card: Card, other: Card) -> bool:
 
 def _check_lead_action(state: State, seat: int) -> None:
     if not _on_lead(state, seat):
-        _refuse(Reason.NOT_ON_LEAD, f"seat {seat} is not on lead")
+        refuse(Reason.NOT_ON_LEAD, f"seat {seat} is not on lead")
 
 
 def _check_close(state: State, move: Close) -> None:
     _check_lead_action(state, move.seat)
     if state.stock_closed_by is not None:
-        _refuse(Reason.STOCK_CLOSED, "the stock is already closed")
+        refuse(Reason.STOCK_CLOSED, "the stock is already closed")
     if not state.stock:
-        _refuse(Reason.STOCK_EXHAUSTED, "the stock is exhausted")
+        refuse(Reason.STOCK_EXHAUSTED, "the stock is exhausted")
     if len(state.stock) < state.options.min_stock_to_close:
-        _refuse(Reason.STOCK_TOO_SMALL, f"closing needs {state.options.min_stock_to_close} cards")
+        refuse(Reason.STOCK_TOO_SMALL, f"closing needs {state.options.min_stock_to_close} cards")
 
 
 def _check_exchange(state: State, move: ExchangeTrump) -> None:
     _check_lead_action(state, move.seat)
     if state.stock_closed_by is not None:
-        _refuse(Reason.STOCK_CLOSED, "the stock is closed")
+        refuse(Reason.STOCK_CLOSED, "the stock is closed")
     if len(state.stock) < 4:
-        _refuse(Reason.STOCK_TOO_SMALL, "the trump card is in the last draw")
+        refuse(Reason.STOCK_TOO_SMALL, "the trump card is in the last draw")
     if not state.tricks_won[move.seat]:
-        _refuse(Reason.NO_TRICK_WON, "the exchange needs at least one trick won")
+        refuse(Reason.NO_TRICK_WON, "the exchange needs at least one trick won")
     if _trump_nine(state) not in state.hands[move.seat]:
-        _refuse(Reason.NO_TRUMP_NINE, "the player does not hold the nine of trumps")
+        refuse(Reason.NO_TRUMP_NINE, "the player does not hold the nine of trumps")
 
 
 def _trump_nine(state: State) -> Card:
@@ -367,7 +353,7 @@ def _check_claim(state: State, move: Claim) -> None:
     _check_lead_action(state, move.seat)
     suit = move.marriage_suit
     if suit is not None and not _holds_marriage(state.hands[move.seat], suit):
-        _refuse(Reason.MARRIAGE_PARTNER_MISSING, f"the player does not hold K and Q of {suit}")
+        refuse(Reason.MARRIAGE_PARTNER_MISSING, f"the player does not hold K and Q of {suit}")
 
 
 def candidate_moves(state: State, seat: int) -> list[Move]:

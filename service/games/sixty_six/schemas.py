@@ -7,10 +7,10 @@ from typing import Any
 
 from marshmallow import fields, validate
 
-from service.api.fields import StrictBoolean, StrictInteger
-from service.api.schemas import CardFields, GameSchemas, Strict, one_of, per_seat
 from service.cards import codes
 from service.games.sixty_six import rules
+from service.wire.fields import StrictBoolean, StrictInteger
+from service.wire.schemas import CardFields, GameSchemas, Strict, one_of, options_schema, per_seat
 
 PREFIX = "SixtySix"
 CODES = tuple(codes(rules.DECK))
@@ -27,25 +27,7 @@ def _points(**kwargs: Any) -> StrictInteger:
     return StrictInteger(validate=validate.Range(0, 300), **kwargs)
 
 
-class SixtySixOptions(Strict):
-    """§8; every option may be omitted and takes its default."""
-
-    allow_trump_nine_exchange = StrictBoolean(load_default=False, metadata={
-        "description": "Exchange the trump nine for the face-up trump card (§4.4)."})
-    last_trick_bonus = StrictBoolean(load_default=False, metadata={
-        "description": "+10 for the 12th trick if the stock was never closed."})
-    must_head_trick = StrictBoolean(load_default=False, metadata={
-        "description": "In the strict phase, win the trick with the led suit when able."})
-    allow_claim = StrictBoolean(load_default=False, metadata={
-        "description": "Stop play and claim 66 (§4.5, §7.3)."})
-    marriage_requires_trick = StrictBoolean(load_default=True, metadata={
-        "description": "Marriage points count only once the player has won a trick."})
-    marriages_after_stock = StrictBoolean(load_default=True, metadata={
-        "description": "Marriages may be declared after the stock is exhausted or closed."})
-    min_stock_to_close = StrictInteger(load_default=3, validate=validate.Range(1, 12), metadata={
-        "description": "Minimum stock size, face-up card included, for closing."})
-    party_target = StrictInteger(load_default=8, validate=validate.Range(1, 1000), metadata={
-        "description": "Game points that win a party."})
+SixtySixOptions = options_schema("SixtySixOptions", rules.Options)
 
 
 class SixtySixMarriage(Strict):
@@ -135,36 +117,18 @@ class SixtySixView(_Table):
         "description": "Shown while it lies under the stock; null once drawn."})
 
 
-class SixtySixPlay(Strict):
-    seat = _seat(required=True)
-    type = one_of(["play"], required=True)
-    cards = _cards(required=True, min_items=1, max_items=1)
-    marriage = StrictBoolean(load_default=False, metadata={
-        "description": "Declare the marriage of the led king or queen (§4.2)."})
-
-
-class SixtySixClose(Strict):
-    seat = _seat(required=True)
-    type = one_of(["close"], required=True)
-
-
-class SixtySixExchangeTrump(Strict):
-    seat = _seat(required=True)
-    type = one_of(["exchange_trump"], required=True)
-
-
-class SixtySixClaim(Strict):
-    seat = _seat(required=True)
-    type = one_of(["claim"], required=True)
-    marriage_suit = one_of(SUITS, allow_none=True, load_default=None)
-
-
-MOVES = {
-    "play": SixtySixPlay,
-    "close": SixtySixClose,
-    "exchange_trump": SixtySixExchangeTrump,
-    "claim": SixtySixClaim,
-}
+MOVES = FIELDS.moves({
+    rules.Play.kind: ("Play a card.", {
+        "cards": _cards(required=True, min_items=1, max_items=1),
+        "marriage": StrictBoolean(load_default=False, metadata={
+            "description": "Declare the marriage of the led king or queen (§4.2)."}),
+    }),
+    rules.Close.kind: ("Close the stock (§4.3).", {}),
+    rules.ExchangeTrump.kind: ("Exchange the trump nine for the face-up trump card (§4.4).", {}),
+    rules.Claim.kind: ("Stop play and claim 66, with a marriage or not (§4.5).", {
+        "marriage_suit": one_of(SUITS, allow_none=True, load_default=None),
+    }),
+})
 
 
 class SixtySixMatch(Strict):
@@ -184,18 +148,11 @@ class SixtySixHandScore(SixtySixResult):
 
 
 SCHEMAS = GameSchemas(
-    prefix=PREFIX,
-    card_codes=CODES,
-    player_counts=(2,),
+    fields=FIELDS,
     state=SixtySixState,
     moves=MOVES,
     options=SixtySixOptions,
     match=SixtySixMatch,
     view=SixtySixView,
     hand_score=SixtySixHandScore,
-    reasons=tuple(r.value for r in rules.Reason),
-    event_types=(
-        "card_played", "marriage_declared", "trick_won", "card_drawn", "stock_closed",
-        "trump_exchanged", "claimed", "hand_over",
-    ),
 )

@@ -5,11 +5,10 @@ are right; what is checked is whether the position can arise under the rules."""
 from __future__ import annotations
 
 from itertools import chain
-from typing import Any
 
 from service.cards import CARDS, Card, codes, pile
 from service.errors import InvalidState
-from service.games.base import Wire, check_deck, evolve, options_wire
+from service.games.base import Status, Wire, check_deck, check_derived, evolve, options_wire
 from service.games.sixty_six import rules
 from service.games.sixty_six.rules import (
     ClosedSnapshot,
@@ -62,7 +61,7 @@ def load_state(wire: Wire) -> State:
     _check_play_position(state)
     _check_marriages(state)
     _check_close(state)
-    _check_sent_derivations(state, wire)
+    check_derived(wire, _derived(state))
     return state
 
 
@@ -161,19 +160,16 @@ def _check_close(state: State) -> None:
         raise InvalidState("/closed_snapshot/opponent_points", "more points than the opponent has")
 
 
-def _check_sent_derivations(state: State, wire: Wire) -> None:
-    """Derived fields may be left out; when sent, they must agree with the cards."""
-    expected: dict[str, Any] = {
-        "status": "finished" if state.finished else "in_progress",
+def _derived(state: State) -> Wire:
+    """The fields that follow from the rest of the state."""
+    return {
+        "status": Status.of(finished=state.finished),
         "trump_suit": state.trump_suit,
         "card_points": [rules.trick_card_points(state, 0), rules.trick_card_points(state, 1)],
         "bonus_points": list(state.bonus_points),
         "tricks_played": state.tricks_played,
         "result": result_wire(state) if state.finished else None,
     }
-    for name, value in expected.items():
-        if name in wire and wire[name] != value:
-            raise InvalidState(f"/{name}", f"{name} must be {value!r} for this position")
 
 
 def result_wire(state: State) -> Wire:
@@ -196,7 +192,7 @@ def _table(state: State) -> Wire:
         "seats": 2,
         "dealer": state.dealer,
         "to_move": state.to_move,
-        "status": "finished" if state.finished else "in_progress",
+        "status": Status.of(finished=state.finished),
         "options": options_wire(state.options),
         "trump_suit": state.trump_suit,
         "stock_closed_by": state.stock_closed_by,
