@@ -52,10 +52,13 @@ class Status(StrEnum):
     IN_PROGRESS = "in_progress"
     FINISHED = "finished"
 
-    @classmethod
-    def of(cls, *, finished: bool) -> str:
+    @staticmethod
+    def of(*, finished: bool) -> str:
         """The wire value (a plain string, as every value of a dumped state is)."""
-        return (cls.FINISHED if finished else cls.IN_PROGRESS).value
+        return _STATUS[finished]
+
+
+_STATUS = {True: str(Status.FINISHED), False: str(Status.IN_PROGRESS)}
 
 
 class Reason(StrEnum):

@@ -10,6 +10,7 @@ out at a table of three or four.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 
 def left_of(seat: int, seats: int, steps: int = 1) -> int:
@@ -17,6 +18,7 @@ def left_of(seat: int, seats: int, steps: int = 1) -> int:
     return (seat + steps) % seats
 
 
+@lru_cache(maxsize=256)  # a few dozen (start, seats) pairs exist; asked on every trick move
 def clockwise(start: int, seats: int) -> tuple[int, ...]:
     """Every seat once, clockwise from ``start`` (``start`` first)."""
     return tuple((start + step) % seats for step in range(seats))
@@ -49,6 +51,12 @@ class Sides:
     def partners(self, seat: int) -> tuple[int, ...]:
         """The other members of ``seat``'s side, clockwise from it."""
         return tuple(s for s in clockwise(seat, self.seats)[1:] if s % self.count == seat % self.count)
+
+    def partner(self, seat: int) -> int:
+        """The partner of a two-member side: the seat opposite at four (``seats // 2`` away)."""
+        if self.seats != 2 * self.count:
+            raise ValueError("partner() is for sides of two")
+        return (seat + self.count) % self.seats
 
     def all(self) -> tuple[tuple[int, ...], ...]:
         """Every side's members, side 0 first."""

@@ -7,7 +7,7 @@ from service.errors import HandNotFinished, InvalidMatch
 from service.games.base import CandidateListing, DealSetup, Event, GameInfo, Wire, card_values, options_wire
 from service.games.kozel import rules, wire
 from service.games.kozel.rules import (
-    SIDES,
+    TEAMS,
     GiveBack,
     GiveTrump,
     Match,
@@ -49,8 +49,8 @@ def _match(match: Wire | None, *, dealer: int, limit: int, at: str) -> Match:
 
 
 def _match_wire(match: Match, limit: int) -> Wire:
-    loser = None if match.loser is None else list(SIDES.members(match.loser))
-    winner = None if match.loser is None else list(SIDES.members(1 - match.loser))
+    loser = None if match.loser is None else list(TEAMS[match.loser])
+    winner = None if match.loser is None else list(TEAMS[1 - match.loser])
     return {
         "pairs_opened": list(match.pairs_opened), "multiplier": match.multiplier, "over": match.over,
         "winner": winner, "loser": loser, "next_dealer": match.next_dealer,

@@ -28,6 +28,7 @@ SUIT_ORDER = ("A", "10", "K", "9", "8", "7")  # §2.2, the trump suit's own card
 
 SIDES = partnerships(SEATS)
 """Two teams, partners opposite: seats 0 and 2 against 1 and 3."""
+TEAMS = SIDES.all()
 
 
 class Reason(base.Reason):
@@ -70,7 +71,7 @@ def team_of(seat: int) -> int:
 
 
 def partner(seat: int) -> int:
-    return SIDES.partners(seat)[0]
+    return SIDES.partner(seat)
 
 
 def is_trump(card: Card, trump: str) -> bool:
@@ -231,12 +232,15 @@ def _singles(cards: tuple[Card, ...], left: int) -> tuple[tuple[Card, ...], ...]
 # --- legality (§3.2-§4.1) ----------------------------------------------------------------------
 
 
+PHASE_OF: dict[type[Move], Phase] = {NameTrump: Phase.NAME_TRUMP, GiveTrump: Phase.EXCHANGE,
+                                     GiveBack: Phase.EXCHANGE, Pass: Phase.EXCHANGE, Play: Phase.PLAY}
+"""The phase each kind of move belongs to."""
+
+
 def check(state: State, move: Move) -> None:
     if state.phase == Phase.OVER:
         refuse(Reason.HAND_FINISHED, "the hand is over")
-    expected = {NameTrump: Phase.NAME_TRUMP, GiveTrump: Phase.EXCHANGE, GiveBack: Phase.EXCHANGE,
-                Pass: Phase.EXCHANGE, Play: Phase.PLAY}[type(move)]
-    if state.phase != expected:
+    if state.phase != PHASE_OF[type(move)]:
         refuse(Reason.WRONG_PHASE, f"the hand is in phase {state.phase}")
     pending = state.received_trump is not None
     if move.seat != state.to_move or (pending and isinstance(move, GiveTrump | Pass)):

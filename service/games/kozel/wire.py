@@ -8,7 +8,7 @@ from service.cards import CARDS, Card, codes, pile
 from service.errors import InvalidState
 from service.games.base import Status, Wire, check_deck, check_derived, options_wire
 from service.games.kozel import rules
-from service.games.kozel.rules import HAND_SIZE, SEATS, SIDES, Options, Phase, State
+from service.games.kozel.rules import HAND_SIZE, SEATS, TEAMS, Options, Phase, State
 
 
 def load_options(wire: Wire) -> Options:
@@ -143,7 +143,7 @@ def _check_won(state: State) -> None:
 def _derived(state: State) -> Wire:
     return {
         "status": Status.of(finished=state.phase == Phase.OVER),
-        "teams": [list(side) for side in SIDES.all()],
+        "teams": [list(team) for team in TEAMS],
         "points": [state.points(0), state.points(1)],
         "tricks_played": state.tricks_played,
     }
@@ -153,7 +153,7 @@ def _public(state: State) -> Wire:
     return {
         "game": "kozel", "seats": SEATS, "dealer": state.dealer, "to_move": state.to_move,
         **_derived(state), "options": options_wire(state.options), "trump": state.trump,
-        "phase": state.phase.value, "first_leader": state.first_leader, "turned": codes(state.turned),
+        "phase": str(state.phase), "first_leader": state.first_leader, "turned": codes(state.turned),
         "trick": [{"seat": s, "card": c.code} for s, c in state.trick],
         "won": [codes(state.won[0]), codes(state.won[1])],
         "exchange_done": list(state.exchange_done), "visit": state.visit,

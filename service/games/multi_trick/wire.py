@@ -183,7 +183,7 @@ def dump(state: State, *, game: str, options: Wire, with_passes: bool) -> Wire:
         "trump": state.trump, "trump_card": state.trump_card.code, "stock": codes(state.stock),
         "hands": [codes(h) for h in state.hands], "won": [codes(w) for w in state.won],
         "points": list(state.card_points),
-        "leader": state.leader, "trick": _trick_wire(state.trick), "phase": state.phase.value,
+        "leader": state.leader, "trick": _trick_wire(state.trick), "phase": str(state.phase),
         "ending": None if state.ending is None else {"kind": state.ending.kind, "seat": state.ending.seat},
         "last_taker": state.last_taker,
     }
