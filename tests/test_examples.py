@@ -1,0 +1,28 @@
+"""The README's walk-through, run as written: examples/play_hand.py plays a whole hand of every
+game against the live server and prints the score."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from service.games import GAMES
+from tests.live import ROOT, gunicorn
+
+pytestmark = pytest.mark.xdist_group("live")
+
+
+def test_the_walk_through_plays_a_whole_hand_of_every_game_and_prints_the_score():
+    with gunicorn() as url:
+        for game_id in sorted(GAMES):
+            run = subprocess.run([sys.executable, "examples/play_hand.py", "--url", url, "--game", game_id],
+                                 capture_output=True, text=True, timeout=120, cwd=ROOT)
+            assert run.returncode == 0, run.stderr
+            lines = run.stdout.splitlines()
+            assert lines[0].startswith(f"dealt {game_id}") and "hand over after" in lines[-3]
+            hand = json.loads(lines[-2].removeprefix("hand: "))
+            match = json.loads(lines[-1].removeprefix("match: "))
+            assert hand and match, run.stdout
