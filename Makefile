@@ -1,4 +1,6 @@
-# Two commands matter: `make run` and `make test`. Each sets up .venv from pyproject.toml itself.
+# Two commands matter: `make run` and `make test`. Each sets up .venv from pyproject.toml itself;
+# `make run` installs the service alone, `make test` adds the test tools and the system packages
+# the page and client tests need (Debian's chromium; Node and npm are on every machine here).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -6,32 +8,40 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export HOST PORT
 
-.PHONY: run test spec lint bench profile clean
+.PHONY: run test spec lint bench profile system-deps clean
 
-# The venv is rebuilt when pyproject.toml is newer than it.
-$(BIN)/.installed: pyproject.toml
+# Each stamp is rebuilt when pyproject.toml is newer than it.
+$(BIN)/.service: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e .
+	touch $@
+
+$(BIN)/.dev: $(BIN)/.service
 	$(BIN)/pip install --quiet -e '.[test,bench]'
 	touch $@
 
-run: $(BIN)/.installed
+run: $(BIN)/.service
 	$(BIN)/gunicorn --config gunicorn.conf.py 'service:create_app()'
 
-lint: $(BIN)/.installed
-	$(BIN)/ruff check service tests bench
+system-deps:
+	@command -v chromium >/dev/null || { apt-get update -q && apt-get install -y -q chromium; }
+	@command -v npm >/dev/null || { apt-get update -q && apt-get install -y -q nodejs npm; }
+
+lint: $(BIN)/.dev
+	$(BIN)/ruff check service tests bench examples
 	$(BIN)/mypy
 
-test: lint
+test: lint system-deps
 	$(BIN)/pytest -n 2 --dist loadgroup
 
-spec: $(BIN)/.installed
+spec: $(BIN)/.service
 	$(BIN)/python -m service.spec > openapi.yaml
 
-bench: $(BIN)/.installed
+bench: $(BIN)/.dev
 	$(BIN)/python -m bench
 
-profile: $(BIN)/.installed
+profile: $(BIN)/.dev
 	$(BIN)/python -m bench.profile
 
 clean:

@@ -1,7 +1,8 @@
 """gunicorn settings for `make run`, the Dockerfile, the tests and `make bench`: one file, read
 from the env.
 
-Sync workers, one per core, with the app preloaded. Requests are short and CPU-bound. Measured on
+Sync workers, one per core this process may use (its CPU affinity and cgroup quota), with the
+app preloaded. Requests are short and CPU-bound. Measured on
 the 2-core machine with `make bench` (Sixty-six, 3 s runs, A B A B, medians; wrk on the same cores),
 the service's requests/s for deal and validate at 16 and 64 connections were:
 
@@ -19,11 +20,12 @@ WORKER_CLASS and THREADS override this for a machine where that measures otherwi
 """
 
 import gc
-import multiprocessing
 import os
 
+from service.config import usable_cpus
+
 bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
-workers = int(os.environ.get("WORKERS", multiprocessing.cpu_count()))
+workers = int(os.environ.get("WORKERS", usable_cpus()))  # the cores this container may use
 worker_class = os.environ.get("WORKER_CLASS", "sync")
 threads = int(os.environ.get("THREADS", "1"))
 preload_app = True

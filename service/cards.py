@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
+from typing import ClassVar, Protocol
 
 SUITS: tuple[str, ...] = ("C", "D", "H", "S")
 RANKS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -74,6 +75,17 @@ def multiset(pile: Iterable[Card]) -> Counter[Card]:
     return Counter(pile)
 
 
+class DeckSource(Protocol):
+    """Where a deal's card order comes from: a seeded shuffle, or an order the client gave.
+    ``VERSION`` is what a deal answers as its ``shuffle``."""
+
+    VERSION: ClassVar[str]
+
+    def order(self, pile: Sequence[Card]) -> tuple[Card, ...]:
+        """The pile in dealing order, top card first; asked again for a redeal after a misdeal."""
+        ...
+
+
 class SeedStream:
     """Shuffle ``v1``: uniform integers from a SHA-256 counter stream of the seed.
 
@@ -83,7 +95,7 @@ class SeedStream:
     never reset within one deal, so a redeal after a misdeal continues it.
     """
 
-    VERSION = "v1"
+    VERSION: ClassVar[str] = "v1"
     _SPAN = 1 << 64
 
     def __init__(self, seed: str) -> None:
@@ -99,6 +111,9 @@ class SeedStream:
         value = int.from_bytes(self._buffer[:8], "big")
         self._buffer = self._buffer[8:]
         return value
+
+    def order(self, pile: Sequence[Card]) -> tuple[Card, ...]:
+        return shuffle(pile, self)
 
     def below(self, n: int) -> int:
         """A uniform integer in ``0 .. n-1``."""
@@ -118,3 +133,43 @@ def shuffle(pile: Sequence[Card], stream: SeedStream) -> tuple[Card, ...]:
         j = stream.below(i + 1)
         result[i], result[j] = result[j], result[i]
     return tuple(result)
+
+
+class DeckNotPermutation(ValueError):
+    """A given deck order that is not the game's deck: ``pointer`` is relative to the list."""
+
+    def __init__(self, pointer: str, message: str) -> None:
+        super().__init__(message)
+        self.pointer = pointer
+        self.message = message
+
+
+class GivenOrder:
+    """A deck order chosen by the client (test suites, replays of a reported deal, duplicate
+    play), dealt as it is once it is checked to be exactly the game's deck in some order."""
+
+    VERSION: ClassVar[str] = "given"
+
+    def __init__(self, codes: Sequence[str]) -> None:
+        self._codes = tuple(codes)
+        self._used = False
+
+    def order(self, pile: Sequence[Card]) -> tuple[Card, ...]:
+        if self._used:
+            raise DeckNotPermutation("", "this order is a misdeal, which the rules deal again: "
+                                         "a given order can be dealt only once")
+        self._used = True
+        allowed = Counter(pile)
+        seen: Counter[Card] = Counter()
+        for index, code in enumerate(self._codes):
+            given = CARDS.get(code)
+            if given is None or seen[given] >= allowed[given]:
+                times = "is not in this deck" if given is None or not allowed[given] else \
+                    f"appears more often than the deck holds it ({allowed[given]})"
+                raise DeckNotPermutation(f"/{index}", f"{code} {times}")
+            seen[given] += 1
+        missing = allowed - seen
+        if missing:
+            listed = " ".join(sorted(c.code for c in missing.elements()))
+            raise DeckNotPermutation("", f"the deck has {len(pile)} cards; missing: {listed}")
+        return tuple(map(CARDS.__getitem__, self._codes))

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 
@@ -28,3 +30,28 @@ class Settings:
             log_level=level,
             cors_origins=origins,
         )
+
+
+def usable_cpus(cgroup: Path = Path("/sys/fs/cgroup")) -> int:
+    """The CPUs this process may use: those it is pinned to, capped by a cgroup CPU quota (a
+    container started with ``--cpus 1.5`` gets 2), so gunicorn starts one worker per CPU the
+    container may use, not per CPU of the host."""
+    cpus = len(os.sched_getaffinity(0))
+    quota = _cgroup_quota(cgroup)
+    return max(1, min(cpus, math.ceil(quota))) if quota else cpus
+
+
+def _cgroup_quota(cgroup: Path) -> float | None:
+    """CPUs allowed by the cgroup: v2 ``cpu.max`` ("150000 100000", or "max 100000"), else v1's
+    ``cpu.cfs_quota_us`` and ``cpu.cfs_period_us``; None without a quota."""
+    try:
+        quota, period = (cgroup / "cpu.max").read_text().split()
+    except (OSError, ValueError):
+        try:
+            quota = (cgroup / "cpu" / "cpu.cfs_quota_us").read_text().strip()
+            period = (cgroup / "cpu" / "cpu.cfs_period_us").read_text().strip()
+        except OSError:
+            return None
+    if quota in ("max", "-1") or int(period) <= 0:
+        return None
+    return int(quota) / int(period)

@@ -54,6 +54,17 @@ class InvalidState(ServiceError):
         super().__init__(message, (FieldError(pointer, message),))
 
 
+class BadSeat(InvalidState):
+    """A seat number the schema allows (it knows only the largest table) that this table has not:
+    seat 3 at a table of two."""
+
+    title, slug = "No such seat at this table", "bad-seat"
+
+
+class UnknownGame(ServiceError):
+    status, title, slug = 404, "Unknown game", "unknown-game"
+
+
 class InvalidMatch(InvalidState):
     """The match standing sent with a request is impossible or already over."""
 

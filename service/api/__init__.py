@@ -65,6 +65,7 @@ def init_api(app: Flask, settings: Settings, games: Mapping[str, Game[Any, Any]]
         OPENAPI_VERSION="3.1.0",
         API_SPEC_OPTIONS={"info": {"description": DESCRIPTION}},
         MAX_CONTENT_LENGTH=settings.max_body_bytes,
+        GAME_IDS=tuple(games),
     )
     api = Api(app, spec_kwargs={"extra_plugins": [openapi.SchemaKeywords()]})
     openapi.install(api.ma_plugin)

@@ -1,15 +1,25 @@
-"""``/docs``: Swagger UI served from the swagger-ui-bundle package, so it works offline, and the
-OpenAPI document as ``/openapi.json`` and ``/openapi.yaml``."""
+"""``/docs``: Swagger UI 5 (it reads OpenAPI 3.1; the 4.x of swagger-ui-bundle did not) served
+from the swagger-ui-py package's assets, so it works offline, and the OpenAPI document as
+``/openapi.json`` and ``/openapi.yaml``."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from importlib.util import find_spec
 from typing import Any
 
 import orjson
 import yaml
 from flask import Blueprint, Response, send_from_directory
-from swagger_ui_bundle import swagger_ui_path
+
+
+def _assets() -> str:
+    """swagger-ui-py's static files, found without importing the package (it would load its
+    own framework handlers)."""
+    spec = find_spec("swagger_ui")
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError("swagger-ui-py is not installed")
+    return f"{next(iter(spec.submodule_search_locations))}/static"
 
 PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Card rules service: API</title>
@@ -27,6 +37,7 @@ def render_yaml(spec: dict[str, Any]) -> str:
 
 def blueprint(spec: Callable[[], dict[str, Any]]) -> Blueprint:
     bp = Blueprint("docs", __name__)
+    static = _assets()
     cache: dict[str, bytes] = {}
 
     def rendered(kind: str) -> bytes:
@@ -42,7 +53,7 @@ def blueprint(spec: Callable[[], dict[str, Any]]) -> Blueprint:
 
     @bp.get("/docs/assets/<path:name>")
     def assets(name: str) -> Response:
-        return send_from_directory(swagger_ui_path, name, max_age=86400)
+        return send_from_directory(static, name, max_age=86400)
 
     @bp.get("/openapi.json")
     def openapi_json() -> Response:

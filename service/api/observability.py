@@ -81,7 +81,7 @@ class Observed:
             nonlocal status_line
             status_line = status
             headers.append((REQUEST_ID, rid))
-            if self.origins and "HTTP_ORIGIN" in environ:
+            if self.origins:
                 self._cors(environ, headers)
             return start_response(status, headers, exc_info)
 
@@ -91,14 +91,19 @@ class Observed:
         return answer
 
     def _cors(self, environ: dict[str, Any], headers: list[tuple[str, str]]) -> None:
-        origin = environ["HTTP_ORIGIN"]
+        """With a list of origins the answer depends on the request's Origin, so every answer
+        says so (``Vary``), also one to a request without an Origin or from another one: a
+        cache must not hand either to an allowed origin."""
+        origin = environ.get("HTTP_ORIGIN")
         if "*" in self.origins:
+            if origin is None:
+                return
             headers.append(("Access-Control-Allow-Origin", "*"))
-        elif origin in self.origins:
-            headers.append(("Access-Control-Allow-Origin", origin))
-            headers.append(("Vary", "Origin"))
         else:
-            return
+            headers.append(("Vary", "Origin"))
+            if origin not in self.origins:
+                return
+            headers.append(("Access-Control-Allow-Origin", origin))
         headers.append(("Access-Control-Expose-Headers", REQUEST_ID))
         if environ["REQUEST_METHOD"] == "OPTIONS":
             headers.append(("Access-Control-Allow-Methods", "GET, POST, OPTIONS"))

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
 import marshmallow as ma
-from apispec import BasePlugin
+from apispec import APISpec, BasePlugin
 from apispec.ext.marshmallow import MarshmallowPlugin
 from apispec.utils import build_reference
 
@@ -18,50 +19,77 @@ def install(plugin: MarshmallowPlugin) -> None:
     converter = plugin.converter
     assert converter is not None  # set by APISpec when the plugin is registered
 
-    def card_ref(name: str, codes: Sequence[str]) -> dict[str, Any]:
+    def component(name: str, definition: dict[str, Any]) -> dict[str, Any]:
         spec = converter.spec
         if name not in spec.components.schemas:
-            spec.components.schema(
-                name, {"type": "string", "enum": list(codes), "description": "A card code."}
-            )
+            spec.components.schema(name, definition)
         return build_reference("schema", converter.openapi_version.major, name)
 
-    def attributes(self: Any, field: ma.fields.Field, **kwargs: Any) -> dict[str, Any]:
+    def card_ref(name: str, codes: Sequence[str]) -> dict[str, Any]:
+        return component(name, {"type": "string", "enum": list(codes), "description": "A card code."})
+
+    def move_ref(field: MoveUnion) -> dict[str, Any]:
+        refs = {t: converter.resolve_nested_schema(s) for t, s in field.moves.items()}
+        return component(field.schema_name, {
+            "description": "A move: one of the game's move types, chosen by `type`.",
+            "oneOf": list(refs.values()),
+            "discriminator": {"propertyName": "type", "mapping": {t: r["$ref"] for t, r in refs.items()}},
+        })
+
+    def attributes(self: Any, field: ma.fields.Field, ret: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        _default_as_words(ret)
         if isinstance(field, CardList):
-            ret: dict[str, Any] = {
+            array: dict[str, Any] = {
                 "type": ["array", "null"] if field.allow_none else "array",
                 "items": card_ref(field.card_schema, field.codes),
             }
             if field.min_items:
-                ret["minItems"] = field.min_items
+                array["minItems"] = field.min_items
             if field.max_items is not None:
-                ret["maxItems"] = field.max_items
-            return ret
+                array["maxItems"] = field.max_items
+            return array
         if isinstance(field, Card):
             ref = card_ref(field.card_schema, field.codes)
             return {"anyOf": [ref, {"type": "null"}]} if field.allow_none else ref
         if isinstance(field, MoveUnion):
-            refs = {t: converter.resolve_nested_schema(s) for t, s in field.moves.items()}
-            return {
-                "oneOf": list(refs.values()),
-                "discriminator": {
-                    "propertyName": "type",
-                    "mapping": {t: r["$ref"] for t, r in refs.items()},
-                },
-            }
+            return move_ref(field)
         return {}
 
     converter.add_attribute_function(attributes)
 
 
+def _default_as_words(ret: dict[str, Any]) -> None:
+    """A field's default is said in its description, not as ``default``: generated clients
+    (openapi-typescript, by default) make every field with a ``default`` required, and a request
+    may leave these out."""
+    if "default" not in ret:
+        return
+    default = json.dumps(ret.pop("default"))
+    said = f"Default: `{default}`."
+    ret["description"] = f"{ret['description'].rstrip()} {said}" if ret.get("description") else said
+
+
 class SchemaKeywords(BasePlugin):
-    """Schema-level JSON Schema keywords that marshmallow fields cannot say, taken from a schema
-    class's ``json_schema_extra`` (``named(exactly_one_of=...)`` sets it)."""
+    """Schema-level JSON Schema keywords that marshmallow fields cannot say, from the schema
+    class: ``json_schema_extra`` (``named(exactly_one_of=...)`` sets it) is added, and
+    ``json_schema_union`` (``union()`` sets it) makes the schema a ``oneOf`` of its branches."""
+
+    def init_spec(self, spec: APISpec) -> None:
+        super().init_spec(spec)
+        self.spec = spec
 
     def schema_helper(self, name: str, definition: dict[str, Any], **kwargs: Any) -> dict[str, Any] | None:
         schema = kwargs.get("schema")
         if schema is None:
             return None
         cls = schema if isinstance(schema, type) else type(schema)
+        branches: tuple[type[ma.Schema], ...] | None = getattr(cls, "json_schema_union", None)
+        if branches:
+            converter = next(p for p in self.spec.plugins if isinstance(p, MarshmallowPlugin)).converter
+            assert converter is not None
+            definition.clear()  # a union has no properties of its own
+            definition.update(description=cls.__doc__ or "",
+                              oneOf=[converter.resolve_nested_schema(b) for b in branches])
+            return None
         extra: dict[str, Any] | None = getattr(cls, "json_schema_extra", None)
         return extra

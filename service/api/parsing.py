@@ -51,19 +51,28 @@ class CompiledValidators:
         if name not in self._fast:
             self._fast[name] = jsonschema_rs.validator_for(self._document(name))
 
-    def validate(self, name: str, data: Any) -> Any:
+    def validate(self, name: str, data: Any, *, game: str | None = None) -> Any:
+        """``data`` if it matches the schema ``name``; else a ``SchemaViolation`` naming every
+        error (``game``, the game whose path was called, names a state of another game as such)."""
         self.compile(name)
         fast = self._fast[name]
         if fast.is_valid(data):
             return data
+        if game is not None:
+            _check_game(data, game)
+        others = _every_error(fast, data)
         try:
             self[name](data)
         except fastjsonschema.JsonSchemaValueException as error:
-            located = self._locate(error, data)
-        else:  # the two validators disagree: report jsonschema-rs's own first error
-            first = next(iter(fast.iter_errors(data)))
-            located = FieldError(_pointer([str(p) for p in first.instance_path]), first.message)
-        raise SchemaViolation("the request body does not match the schema", (located,))
+            located = [self._locate(error, data)]
+        else:  # the two validators disagree: report jsonschema-rs's errors alone
+            located = []
+        for extra in others:  # every other error, once, leaving out summaries of those reported
+            if not any(seen.pointer.startswith(extra.pointer) for seen in located):
+                located.append(extra)
+        if isinstance(data, dict) and "state" in data:
+            located = [_deal_answer_hint(e) for e in located]
+        raise SchemaViolation("the request body does not match the schema", tuple(located))
 
     def _locate(self, error: fastjsonschema.JsonSchemaValueException, body: Any) -> FieldError:
         """The most precise pointer and message for a schema failure."""
@@ -79,10 +88,27 @@ class CompiledValidators:
             return FieldError(_pointer([*path, extra]), "is not a known field")
         if error.rule == "oneOf" and "discriminator" in definition and isinstance(value, dict):
             return self._locate_variant(path, value, definition["discriminator"])
-        if error.rule == "oneOf" and all(set(branch) == {"required"} for branch in definition["oneOf"]):
-            names = [name for branch in definition["oneOf"] for name in branch["required"]]
-            return FieldError(_pointer(path), f"send exactly one of: {', '.join(names)}")
+        if error.rule == "oneOf" and isinstance(value, dict):
+            return self._locate_branch(path, value, definition["oneOf"])
         return FieldError(_pointer(path), message)
+
+    def _locate_branch(self, path: list[str], value: dict[str, Any], branches: list[Any]) -> FieldError:
+        """A union such as ``ScoreIn`` (a final state, or a record): the branch whose own required
+        fields the body has explains the error; with none or several, say what to send."""
+        required = [set(branch.get("required", ())) for branch in branches]
+        common = set.intersection(*required)
+        own = [sorted(keys - common) for keys in required]
+        chosen = [i for i, keys in enumerate(own) if keys and set(keys) <= value.keys()]
+        if len(chosen) != 1:
+            names = ", ".join(key for keys in own for key in keys)
+            return FieldError(_pointer(path), f"send exactly one of: {names}")
+        name = next(n for n, d in self._components().items() if d == branches[chosen[0]])
+        try:
+            self[name](value)
+        except fastjsonschema.JsonSchemaValueException as inner:
+            located = self._locate(inner, value)
+            return FieldError(_pointer(path) + located.pointer, located.message)
+        return FieldError(_pointer(path), "matches more than one variant")
 
     def _locate_variant(self, path: list[str], value: dict[str, Any], disc: Any) -> FieldError:
         """A ``oneOf`` failure: name the unknown ``type``, or the error inside the chosen variant."""
@@ -97,6 +123,48 @@ class CompiledValidators:
             located = self._locate(inner, value)
             return FieldError(_pointer(path) + located.pointer, located.message)
         return FieldError(_pointer(path), "matches more than one variant")
+
+
+def _check_game(body: Any, game: str) -> None:
+    """A state of another game is named as such, rather than by the first field it lacks."""
+    if not isinstance(body, dict):
+        return
+    record = body.get("record")
+    for at, state in (("/state", body.get("state")),
+                      ("/record/start", record.get("start") if isinstance(record, dict) else None)):
+        other = state.get("game") if isinstance(state, dict) else None
+        if isinstance(other, str) and other != game:
+            raise SchemaViolation(f"a {other} state was sent to {game}", (FieldError(
+                f"{at}/game", f"is {other!r}: this path is for {game}; send a {other} state to "
+                f"/v1/games/{other}/..."),))
+
+
+def _deal_answer_hint(error: FieldError) -> FieldError:
+    """``deal``'s whole answer sent on: say what to send instead."""
+    if error.pointer in ("/seed", "/shuffle") and error.message == "is not a known field":
+        return FieldError(error.pointer, "is not a known field here: send the deal's state alone, "
+                                         'as {"state": ...}')
+    return error
+
+
+def _every_error(validator: Any, data: Any) -> list[FieldError]:
+    """Every error jsonschema-rs finds, each at its own pointer. fastjsonschema, which explains
+    the first error best, stops at it; a client should hear of every mistake at once."""
+    try:
+        errors = list(validator.iter_errors(data))
+    except ValueError:  # jsonschema-rs's recursion limit (a failing value 255 or more levels deep)
+        return []
+    found: list[FieldError] = []
+    for error in errors:
+        path = [str(p) for p in error.instance_path]
+        kind = error.kind
+        if isinstance(kind, jsonschema_rs.ValidationErrorKind.Required):
+            found.append(FieldError(_pointer([*path, str(kind.property)]), "is required"))
+        elif isinstance(kind, jsonschema_rs.ValidationErrorKind.AdditionalProperties):
+            found += [FieldError(_pointer([*path, key]), "is not a known field") for key in kind.unexpected]
+        else:
+            found.append(FieldError(_pointer(path), error.message))
+    return found
 
 
 def read_body(environ: dict[str, Any], *, max_bytes: int) -> bytes:
@@ -169,15 +237,19 @@ class CompiledParser(FlaskParser):
         self.validators = validators
         self.max_bytes = max_bytes
         self.expected: list[str] = []
+        self.games: dict[str, str] = {}
 
-    def expect(self, *schemas: type) -> None:
-        """Request schemas to compile once every path is in the spec (``compile_expected``)."""
+    def expect(self, game: str, *schemas: type) -> None:
+        """A game's request schemas, to compile once every path is in the spec
+        (``compile_expected``)."""
         self.expected += [schema.__name__ for schema in schemas]
+        self.games.update((schema.__name__, game) for schema in schemas)
 
     def compile_expected(self) -> None:
         for name in self.expected:
             self.validators.compile(name)
 
     def parse(self, argmap: Any, req: Request | None = None, **kwargs: Any) -> Any:
-        schema = argmap if isinstance(argmap, type) else type(argmap)
-        return self.validators.validate(schema.__name__, read_json(request, max_bytes=self.max_bytes))
+        name = (argmap if isinstance(argmap, type) else type(argmap)).__name__
+        body = read_json(request, max_bytes=self.max_bytes)
+        return self.validators.validate(name, body, game=self.games.get(name))

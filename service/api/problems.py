@@ -5,11 +5,11 @@ from __future__ import annotations
 import logging
 
 import orjson
-from flask import Flask, Response
+from flask import Flask, Response, current_app, request
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from service.api.observability import request_id as current_request_id
-from service.errors import FieldError, ServiceError
+from service.errors import FieldError, ServiceError, UnknownGame
 
 PROBLEM_TYPE = "application/problem+json"
 log = logging.getLogger("service")
@@ -43,11 +43,22 @@ def _service_error(error: ServiceError) -> Response:
 
 def _http_error(error: HTTPException) -> Response:
     status = error.code or 500
+    if status == 404 and (unknown := _unknown_game()) is not None:
+        return _service_error(unknown)
     response = problem(status, error.name, error.description or error.name)
     for name, value in error.get_headers():  # keeps Allow on 405
         if name.lower() != "content-type":
             response.headers[name] = value
     return response
+
+
+def _unknown_game() -> UnknownGame | None:
+    """A 404 under /v1/games/ for a game id the service does not know lists the ones it does."""
+    parts = request.path.split("/")
+    known: tuple[str, ...] = current_app.config.get("GAME_IDS", ())
+    if len(parts) < 4 or parts[1:3] != ["v1", "games"] or parts[3] in known:
+        return None
+    return UnknownGame(f"there is no game {parts[3]!r}; the games are: {', '.join(known)}")
 
 
 def _unexpected(error: Exception) -> Response:

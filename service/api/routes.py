@@ -15,8 +15,16 @@ from flask import Response
 
 from service.api.parsing import CompiledParser
 from service.api.schemas import GameDetail, GameList, Health, Problem, envelopes
-from service.cards import SeedStream
-from service.errors import HandNotFinished, IllegalMove, IllegalRecordedMove, InvalidState
+from service.cards import DeckNotPermutation, DeckSource, GivenOrder, SeedStream
+from service.errors import (
+    BadSeat,
+    FieldError,
+    HandNotFinished,
+    IllegalMove,
+    IllegalRecordedMove,
+    InvalidState,
+    SchemaViolation,
+)
 from service.games.base import DealSetup, Game, GameInfo, Wire
 
 try:
@@ -103,12 +111,14 @@ def meta_blueprint(blueprint_class: Any, games: Mapping[str, Game[Any, Any]]) ->
     bp = blueprint_class("meta", __name__, description="Liveness and the list of games.")
 
     @bp.route("/health", methods=["GET"])
+    @bp.doc(operationId="health")
     @bp.response(200, Health)
     def health() -> Response:
         """Liveness: 200 and the service version."""
         return json_response({"status": "ok", "version": VERSION})
 
     @bp.route("/v1/games", methods=["GET"])
+    @bp.doc(operationId="listGames")
     @bp.response(200, GameList)
     def list_games() -> Response:
         """Every supported game: id, names, player counts, variants and option defaults."""
@@ -127,7 +137,7 @@ def _load_state(game: Game[S, M], body: Wire) -> S:
 def _seat_at_table(seat: int | None, state: Wire, at: str) -> None:
     """The schema knows the largest table only; the state says how many seats this one has."""
     if seat is not None and seat >= state["seats"]:
-        raise InvalidState(at, f"the game has seats 0..{state['seats'] - 1}")
+        raise BadSeat(at, f"the table has seats 0..{state['seats'] - 1}")
 
 
 def _replay(game: Game[S, M], record: Wire) -> S:
@@ -147,6 +157,17 @@ def _replay(game: Game[S, M], record: Wire) -> S:
             raise IllegalRecordedMove(at, refused) from None
         state, _ = game.apply(state, move)
     return state
+
+
+def _deck_source(body: Wire) -> tuple[str | None, DeckSource]:
+    """The seed's shuffle (a seed drawn from the OS when none is sent), or the given deck."""
+    if body.get("deck") is None:
+        seed = body.get("seed") or secrets.token_hex(16)
+        return seed, SeedStream(seed)
+    if body.get("seed") is not None:
+        raise SchemaViolation("send a seed or a deck, not both",
+                              (FieldError("/deck", "a deal takes a seed or a deck, not both"),))
+    return None, GivenOrder(body["deck"])
 
 
 def _examples(game: Game[S, M]) -> dict[str, Wire]:
@@ -173,11 +194,17 @@ def game_blueprint(blueprint_class: Any, game: Game[Any, Any], parser: CompiledP
     bp = blueprint_class(info.id, __name__, url_prefix=f"/v1/games/{info.id}",
                          description=f"{info.name_en} ({info.name_ru}).")
     bp.ARGUMENTS_PARSER = parser
-    parser.expect(env.deal_in, env.validate_in, env.legal_moves_in, env.view_in, env.score_in)
+    parser.expect(info.id, env.deal_in, env.validate_in, env.legal_moves_in, env.view_in, env.score_in)
     errors = _documented_errors(bp, 400, 413, 415)
+
+    def operation(verb: str) -> str:
+        """``sixtySixDeal``, ``kozelBuraLegalMoves``: one operationId per path, for generated clients."""
+        words = info.id.split("-")
+        return words[0] + "".join(w.title() for w in words[1:]) + verb
     example = _examples(game)
 
     @bp.route("", methods=["GET"])
+    @bp.doc(operationId=operation("Game"))
     @bp.response(200, GameDetail)
     def detail() -> Response:
         """The game in detail: deck, card values, options, move types and reason codes."""
@@ -185,22 +212,27 @@ def game_blueprint(blueprint_class: Any, game: Game[Any, Any], parser: CompiledP
 
     @bp.route("/deal", methods=["POST"])
     @served_directly(bp, env.deal_in)
+    @bp.doc(operationId=operation("Deal"))
     @bp.arguments(env.deal_in, example=example["deal"])
     @bp.response(200, env.deal_out)
     @errors
     def deal(body: Wire) -> Response:
-        """Deal a hand, reproducibly from the seed (shuffle v1, see the README)."""
-        seed = body.get("seed") or secrets.token_hex(16)
+        """Deal a hand: reproducibly from the seed (shuffle v1, see the README), or in the order
+        of a given `deck` (for tests, replays of a reported deal, and duplicate play)."""
         players, dealer = body.get("players", info.default_players), body.get("dealer")
         if dealer is not None and dealer >= players:
-            raise InvalidState("/dealer", f"the dealer must be a seat 0..{players - 1}")
+            raise BadSeat("/dealer", f"the dealer must be a seat 0..{players - 1}")
         setup = DealSetup(players, dealer, body.get("options", {}), body.get("match"))
-        state = game.deal(setup, SeedStream(seed))
-        return json_response({"seed": seed, "shuffle": SeedStream.VERSION,
-                              "state": game.dump_state(state)})
+        seed, source = _deck_source(body)
+        try:
+            state = game.deal(setup, source)
+        except DeckNotPermutation as wrong:
+            raise InvalidState(f"/deck{wrong.pointer}", wrong.message) from None
+        return json_response({"seed": seed, "shuffle": source.VERSION, "state": game.dump_state(state)})
 
     @bp.route("/validate", methods=["POST"])
     @served_directly(bp, env.validate_in)
+    @bp.doc(operationId=operation("Validate"))
     @bp.arguments(env.validate_in, example=example["validate"])
     @bp.response(200, env.validate_out)
     @errors
@@ -220,6 +252,7 @@ def game_blueprint(blueprint_class: Any, game: Game[Any, Any], parser: CompiledP
 
     @bp.route("/legal-moves", methods=["POST"])
     @served_directly(bp, env.legal_moves_in)
+    @bp.doc(operationId=operation("LegalMoves"))
     @bp.arguments(env.legal_moves_in, example=example["legal_moves"])
     @bp.response(200, env.legal_moves_out)
     @errors
@@ -235,6 +268,7 @@ def game_blueprint(blueprint_class: Any, game: Game[Any, Any], parser: CompiledP
 
     @bp.route("/view", methods=["POST"])
     @served_directly(bp, env.view_in)
+    @bp.doc(operationId=operation("View"))
     @bp.arguments(env.view_in, example=example["view"])
     @bp.response(200, env.view_out)
     @errors
@@ -247,6 +281,7 @@ def game_blueprint(blueprint_class: Any, game: Game[Any, Any], parser: CompiledP
 
     @bp.route("/score", methods=["POST"])
     @served_directly(bp, env.score_in)
+    @bp.doc(operationId=operation("Score"))
     @bp.arguments(env.score_in, example=example["score"])
     @bp.response(200, env.score_out)
     @errors

@@ -12,6 +12,8 @@ from service.games.base import GameInfo
 from service.wire.fields import MoveUnion, StrictBoolean, StrictInteger
 from service.wire.schemas import GameSchemas, Strict, named, one_of, seat
 
+MAX_DECK = 256
+"""More cards than any deal of these games uses (Bezique's largest: 214)."""
 MAX_RECORD_MOVES = 1000
 """More moves than any hand of these games takes; bounds the work one request can ask for."""
 
@@ -82,10 +84,17 @@ class Envelopes:
     score_out: type[ma.Schema]
 
 
+def union(name: str, doc: str, branches: tuple[type[ma.Schema], ...]) -> type[ma.Schema]:
+    """A schema that is exactly one of ``branches`` (a ``oneOf`` in the OpenAPI document, so a
+    generated client gets a union type). Only the document and the compiled validators read it."""
+    return type(name, (Strict,), {"__doc__": doc, "json_schema_union": branches,
+                                  "Meta": type("Meta", (Strict.Meta,), {"register": False})})
+
+
 def envelopes(info: GameInfo, game: GameSchemas) -> Envelopes:
     p = game.prefix
     state = fields.Nested(game.state, required=True)
-    move = MoveUnion(game.moves, required=True)
+    move = MoveUnion(game.moves, schema_name=f"{p}Move", required=True)
     event = named(f"{p}Event", "Something a move caused.", {
         "type": fields.String(required=True, validate=validate.OneOf(info.event_types)),
         "seat": seat(allow_none=True, required=True),
@@ -108,24 +117,35 @@ def envelopes(info: GameInfo, game: GameSchemas) -> Envelopes:
             "seed": fields.String(validate=validate.Length(1, 128), allow_none=True,
                                   load_default=None, metadata={
                 "description": "Any string; the same seed and options deal the same cards. "
-                "Omitted: the server draws one and returns it."}),
+                "Omitted (and no `deck`): the server draws one and returns it."}),
+            "deck": game.fields.cards(allow_none=True, load_default=None, max_items=MAX_DECK, metadata={
+                "description": "Instead of a seed: the whole deck in dealing order, top card first, "
+                "for test suites, replays of a reported deal and duplicate play (every table the "
+                "same cards). It must be exactly the game's deck for these options (422 naming "
+                "`/deck` otherwise); a deal the rules would redeal (a misdeal) is refused."}),
             "match": match,
         }),
         deal_out=named(f"{p}DealOut", "The new hand.", {
-            "seed": fields.String(required=True),
-            "shuffle": fields.String(required=True, validate=validate.OneOf(["v1"])),
+            "seed": fields.String(required=True, allow_none=True, metadata={
+                "description": "The seed dealt from; null for a given deck."}),
+            "shuffle": fields.String(required=True, validate=validate.OneOf(["v1", "given"]), metadata={
+                "description": "`v1`: shuffled from the seed (see the README); `given`: the deck sent."}),
             "state": state,
         }),
         validate_in=named(f"{p}ValidateIn", "A state and a proposed move.", {
             "state": state, "move": move,
         }),
-        validate_out=named(f"{p}ValidateOut", "legal: the next state and events; "
-                             "illegal: the reason.", {
-            "legal": StrictBoolean(required=True),
-            "state": fields.Nested(game.state),
-            "events": fields.List(fields.Nested(event)),
-            "reason": fields.Nested(reason),
-        }),
+        validate_out=union(f"{p}ValidateOut", "legal: the next state and the events; illegal: the reason.", (
+            named(f"{p}ValidateLegal", "The move is legal: the next state and what the move caused.", {
+                "legal": StrictBoolean(required=True, validate=validate.OneOf([True])),
+                "state": fields.Nested(game.state, required=True),
+                "events": fields.List(fields.Nested(event), required=True),
+            }),
+            named(f"{p}ValidateIllegal", "The move is illegal: why, and the rule it breaks.", {
+                "legal": StrictBoolean(required=True, validate=validate.OneOf([False])),
+                "reason": fields.Nested(reason, required=True),
+            }),
+        )),
         legal_moves_in=named(f"{p}LegalMovesIn", "A state, and optionally the seat asking.", {
             "state": state,
             "seat": seat(allow_none=True, load_default=None, metadata={
@@ -143,18 +163,25 @@ def envelopes(info: GameInfo, game: GameSchemas) -> Envelopes:
         view_out=named(f"{p}ViewOut", "What the seat may see.", {
             "view": fields.Nested(game.view, required=True),
         }),
-        score_in=named(f"{p}ScoreIn", "A finished hand, as its final state or as a record of its moves, "
-                       "and the match so far.", {
-            "state": fields.Nested(game.state, metadata={"description": "The final state."}),
-            "record": fields.Nested(named(f"{p}HandRecord", "A hand played elsewhere: the state it "
-                                          "started from and every move, in order. Each move is checked "
-                                          "and applied; the first illegal one is a 422 at its index.", {
-                "start": fields.Nested(game.state, required=True, metadata={
-                    "description": "Usually the state `deal` answered."}),
-                "moves": fields.List(move, required=True, validate=validate.Length(max=MAX_RECORD_MOVES)),
-            })),
-            "match": match,
-        }, exactly_one_of=("state", "record")),
+        score_in=union(f"{p}ScoreIn", "A finished hand, as its final state or as a record of its moves, "
+                       "and the match so far.", (
+            named(f"{p}ScoreState", "A finished hand as its final state.", {
+                "state": fields.Nested(game.state, required=True, metadata={
+                    "description": "The final state."}),
+                "match": match,
+            }),
+            named(f"{p}ScoreRecord", "A finished hand as a record of its moves.", {
+                "record": fields.Nested(named(f"{p}HandRecord", "A hand played elsewhere: the state it "
+                                              "started from and every move, in order. Each move is "
+                                              "checked and applied; the first illegal one is a 422 at "
+                                              "its index.", {
+                    "start": fields.Nested(game.state, required=True, metadata={
+                        "description": "Usually the state `deal` answered."}),
+                    "moves": fields.List(move, required=True, validate=validate.Length(max=MAX_RECORD_MOVES)),
+                }), required=True),
+                "match": match,
+            }),
+        )),
         score_out=named(f"{p}ScoreOut", "The hand's breakdown and the updated match.", {
             "hand": fields.Nested(game.hand_score, required=True),
             "match": fields.Nested(game.match, required=True),

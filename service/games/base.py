@@ -14,8 +14,8 @@ from enum import StrEnum
 from functools import cache
 from typing import Any, Generic, NoReturn, Protocol, Self, TypeVar
 
-from service.cards import Card, SeedStream
-from service.errors import IllegalMove, InvalidState
+from service.cards import Card, DeckSource
+from service.errors import BadSeat, IllegalMove, InvalidState
 from service.wire.schemas import GameSchemas
 
 S = TypeVar("S")
@@ -123,7 +123,7 @@ class DealSetup:
         dealer = self.dealer if self.dealer is not None else (self.match or {}).get("next_dealer", 0)
         if dealer >= self.players:
             where = "/dealer" if asked else "/match/next_dealer"
-            raise InvalidState(where, f"seats are 0..{self.players - 1}")
+            raise BadSeat(where, f"seats are 0..{self.players - 1}")
         return int(dealer)
 
 
@@ -134,7 +134,7 @@ class Game(Protocol[S, M]):
     info: GameInfo
     schemas: GameSchemas
 
-    def deal(self, setup: DealSetup, stream: SeedStream) -> S: ...
+    def deal(self, setup: DealSetup, source: DeckSource) -> S: ...
 
     def load_state(self, wire: Wire) -> S:
         """Wire state -> game state; raises ``InvalidState`` with pointers relative to the state."""

@@ -95,7 +95,7 @@ class Card(ma.fields.Field):
 
 
 class MoveUnion(ma.fields.Field):
-    """A move: one of the game's move schemas, chosen by its ``type`` (a ``oneOf`` with a
+    """A move: one of the game's move schemas, chosen by its ``type`` (a named ``oneOf`` with a
     discriminator in the OpenAPI document)."""
 
     default_error_messages = {
@@ -103,9 +103,11 @@ class MoveUnion(ma.fields.Field):
         "unknown_type": "Unknown move type {type!r}; expected one of {types}.",
     }
 
-    def __init__(self, moves: Mapping[str, type[ma.Schema]], **kwargs: Any) -> None:
+    def __init__(self, moves: Mapping[str, type[ma.Schema]], *, schema_name: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.moves = dict(moves)
+        self.schema_name = schema_name
+        """The union's name in the OpenAPI document (``SixtySixMove``), so clients get a named type."""
 
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
         if not isinstance(value, dict):

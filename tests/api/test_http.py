@@ -149,6 +149,12 @@ def test_cors_by_configuration():
     assert allowed.headers["Access-Control-Allow-Origin"] == "https://app.example"
     other = client.get("/health", headers={"Origin": "https://evil.example"})
     assert "Access-Control-Allow-Origin" not in other.headers
+    without = client.get("/health")
+    assert [a.headers.get("Vary") for a in (allowed, other, without)] == ["Origin"] * 3
+    anyone = create_app(Settings(cors_origins=("*",))).test_client()
+    assert anyone.get("/health", headers={"Origin": "https://x.example"}).headers[
+        "Access-Control-Allow-Origin"] == "*"
+    assert "Vary" not in anyone.get("/health").headers
     preflight = client.options(f"{P}/deal", headers={"Origin": "https://app.example"})
     assert "POST" in preflight.headers["Access-Control-Allow-Methods"]
 

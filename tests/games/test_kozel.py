@@ -95,8 +95,8 @@ def test_3_1_2_misdeal_and_a_reproducible_redeal():
     permanent = ["7C", "QC", "QS", "QH", "QD", "JC", "JS", "JH"]
     misdeal = cards(" ".join(permanent + [c for c in DECK if c not in permanent]))
     assert rules.deal_from(misdeal, dealer=0, options=Options(), first_deal=False) is None
-    one = rules.deal(dealer=0, options=Options(), first_deal=False, stream=SeedStream("s"))
-    two = rules.deal(dealer=0, options=Options(), first_deal=False, stream=SeedStream("s"))
+    one = rules.deal(dealer=0, options=Options(), first_deal=False, source=SeedStream("s"))
+    two = rules.deal(dealer=0, options=Options(), first_deal=False, source=SeedStream("s"))
     assert one == two
 
 

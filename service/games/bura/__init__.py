@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from service.cards import SeedStream, codes
+from service.cards import DeckSource, codes
 from service.errors import HandNotFinished, InvalidMatch, InvalidState
 from service.games.base import (
     CandidateListing,
@@ -65,14 +65,14 @@ class Bura(CandidateListing[State, Move]):
     info = INFO
     schemas = SCHEMAS
 
-    def deal(self, setup: DealSetup, stream: SeedStream) -> State:
+    def deal(self, setup: DealSetup, source: DeckSource) -> State:
         options = _options(setup.options, setup.players)
         dealer = setup.dealing_seat()
         match = _match(setup.match, seats=setup.players, dealer=dealer, target=options.target_games,
                        at="/dealer")
         leader = match.next_leader if setup.match is not None else None
         return rules.deal(players=setup.players, dealer=dealer, leader=leader, options=options,
-                          stream=stream)
+                          source=source)
 
     def load_state(self, state: Wire) -> State:
         options = Options(**state.get("options", {}))

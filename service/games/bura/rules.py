@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import ClassVar
 
-from service.cards import Card, SeedStream, deck, shuffle
+from service.cards import Card, DeckSource, deck
 from service.games import base
 from service.games.base import Event, evolve, option, refuse
 from service.games.multi_trick import engine
@@ -75,8 +75,10 @@ class Pass:
 Move = Lead | Molodka | Respond | Claim | Declare | Pass
 
 
-def deal(*, players: int, dealer: int, leader: int | None, options: Options, stream: SeedStream) -> State:
-    state = engine.deal(shuffle(DECK, stream), seats=players, dealer=dealer, hand_size=HAND_SIZE,
+def deal(
+    *, players: int, dealer: int, leader: int | None, options: Options, source: DeckSource
+) -> State:
+    state = engine.deal(source.order(DECK), seats=players, dealer=dealer, hand_size=HAND_SIZE,
                         options=options)
     return state if leader is None else evolve(state, leader=leader, to_move=leader)
 

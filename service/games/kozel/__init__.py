@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from service.cards import CARDS, SeedStream, codes
+from service.cards import CARDS, DeckSource, codes
 from service.errors import HandNotFinished, InvalidMatch
 from service.games.base import CandidateListing, DealSetup, Event, GameInfo, Wire, card_values, options_wire
 from service.games.kozel import rules, wire
@@ -63,11 +63,11 @@ class Kozel(CandidateListing[State, Move]):
     info = INFO
     schemas = SCHEMAS
 
-    def deal(self, setup: DealSetup, stream: SeedStream) -> State:
+    def deal(self, setup: DealSetup, source: DeckSource) -> State:
         options = wire.load_options(setup.options)
         dealer = setup.dealing_seat()
         _match(setup.match, dealer=dealer, limit=options.pairs_to_lose, at="/dealer")
-        return rules.deal(dealer=dealer, options=options, first_deal=setup.match is None, stream=stream)
+        return rules.deal(dealer=dealer, options=options, first_deal=setup.match is None, source=source)
 
     def load_state(self, state: Wire) -> State:
         return wire.load_state(state)

@@ -10,7 +10,7 @@ from enum import StrEnum
 from itertools import permutations
 from typing import ClassVar, TypeVar
 
-from service.cards import CARDS, Card, SeedStream, deck, shuffle
+from service.cards import CARDS, Card, DeckSource, deck
 from service.games import base
 from service.games.base import Event, evolve, option, refuse
 from service.games.seating import left_of, partnerships
@@ -178,9 +178,10 @@ def _with(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
 # --- deal (§3) ---------------------------------------------------------------------------------
 
 
-def deal(*, dealer: int, options: Options, first_deal: bool, stream: SeedStream) -> State:
-    """A misdeal (§3.1.2) is dealt again from the same seeded stream, so it stays reproducible."""
-    while (state := deal_from(shuffle(DECK, stream), dealer=dealer, options=options,
+def deal(*, dealer: int, options: Options, first_deal: bool, source: DeckSource) -> State:
+    """A misdeal (§3.1.2) is dealt again from the same source: a seeded stream goes on, so the
+    deal stays reproducible; a given order refuses."""
+    while (state := deal_from(source.order(DECK), dealer=dealer, options=options,
                               first_deal=first_deal)) is None:
         pass
     return state

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from service.cards import SeedStream
+from service.cards import DeckSource
 from service.errors import HandNotFinished, InvalidMatch, InvalidState
 from service.games.base import (
     CandidateListing,
@@ -52,11 +52,11 @@ class KozelBura(CandidateListing[State, Move]):
     info = INFO
     schemas = SCHEMAS
 
-    def deal(self, setup: DealSetup, stream: SeedStream) -> State:
+    def deal(self, setup: DealSetup, source: DeckSource) -> State:
         options = Options(**{**setup.options, "players": setup.players})
         dealer = setup.dealing_seat()
         _match(setup.match, seats=setup.players, dealer=dealer, at="/dealer")
-        return rules.deal(players=setup.players, dealer=dealer, options=options, stream=stream)
+        return rules.deal(players=setup.players, dealer=dealer, options=options, source=source)
 
     def load_state(self, state: Wire) -> State:
         options = Options(**state.get("options", {}))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from service.cards import Card, SeedStream, deck, shuffle
+from service.cards import Card, DeckSource, deck
 from service.games import base
 from service.games.base import Event, evolve, option, refuse
 from service.games.multi_trick import engine
@@ -68,8 +68,8 @@ def _bura_check(state: State, first: int) -> State:
     return state
 
 
-def deal(*, players: int, dealer: int, options: Options, stream: SeedStream) -> State:
-    return deal_from(shuffle(DECKS[options.deck], stream), players=players, dealer=dealer, options=options)
+def deal(*, players: int, dealer: int, options: Options, source: DeckSource) -> State:
+    return deal_from(source.order(DECKS[options.deck]), players=players, dealer=dealer, options=options)
 
 
 def deal_from(cards: tuple[Card, ...], *, players: int, dealer: int, options: Options) -> State:

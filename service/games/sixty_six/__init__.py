@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from service.cards import CARDS, SeedStream, codes
+from service.cards import CARDS, DeckSource, codes
 from service.errors import HandNotFinished, InvalidMatch
 from service.games.base import CandidateListing, DealSetup, Event, GameInfo, Wire, card_values, options_wire
 from service.games.sixty_six import rules, wire
@@ -56,11 +56,11 @@ class SixtySix(CandidateListing[State, Move]):
     info = INFO
     schemas = SCHEMAS
 
-    def deal(self, setup: DealSetup, stream: SeedStream) -> State:
+    def deal(self, setup: DealSetup, source: DeckSource) -> State:
         options = wire.load_options(setup.options)
         dealer = setup.dealing_seat()
         _party(setup.match, dealer=dealer, target=options.party_target, at="/dealer")
-        return rules.deal(dealer, options, stream)
+        return rules.deal(dealer, options, source)
 
     def load_state(self, state: Wire) -> State:
         return wire.load_state(state)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import ClassVar, TypeVar, cast
 
-from service.cards import Card, SeedStream, deck, shuffle
+from service.cards import Card, DeckSource, deck
 from service.games import base
 from service.games.base import Event, evolve, option, refuse
 from service.games.tricks import (
@@ -221,8 +221,8 @@ def at_seat(pair: tuple[T, T], seat: int, value: T) -> tuple[T, T]:
 # --- deal (§3) ---------------------------------------------------------------------------------
 
 
-def deal(dealer: int, options: Options, stream: SeedStream) -> State:
-    return deal_from(shuffle(DECK, stream), dealer, options)
+def deal(dealer: int, options: Options, source: DeckSource) -> State:
+    return deal_from(source.order(DECK), dealer, options)
 
 
 def deal_from(cards: tuple[Card, ...], dealer: int, options: Options) -> State:

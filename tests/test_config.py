@@ -1,0 +1,40 @@
+"""Settings from the environment, and the worker count a container's CPU quota allows."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from service.config import Settings, usable_cpus
+
+
+def _cgroup(tmp_path, v2=None, v1=None):
+    if v2 is not None:
+        (tmp_path / "cpu.max").write_text(v2)
+    if v1 is not None:
+        (tmp_path / "cpu").mkdir()
+        (tmp_path / "cpu" / "cpu.cfs_quota_us").write_text(v1[0])
+        (tmp_path / "cpu" / "cpu.cfs_period_us").write_text(v1[1])
+    return tmp_path
+
+
+@pytest.mark.parametrize(("v2", "v1", "expected"), [
+    ("50000 100000\n", None, 1),      # --cpus 0.5: one worker
+    ("100000 100000\n", None, 1),
+    ("150000 100000\n", None, 2),     # --cpus 1.5: two
+    ("max 100000\n", None, None),     # no quota: every CPU of the affinity mask
+    (None, ("100000", "100000"), 1),  # cgroup v1
+    (None, ("-1", "100000"), None),
+    (None, None, None),               # no cgroup files at all
+])
+def test_workers_follow_the_cpu_quota(tmp_path, v2, v1, expected):
+    cpus = len(os.sched_getaffinity(0))
+    assert usable_cpus(_cgroup(tmp_path, v2, v1)) == (cpus if expected is None else min(cpus, expected))
+
+
+def test_settings_come_from_the_environment():
+    settings = Settings.from_env({"LOG_LEVEL": "warning", "CORS_ORIGINS": "https://a.example, *"})
+    assert settings.log_level == "WARNING" and settings.cors_origins == ("https://a.example", "*")
+    with pytest.raises(ValueError):
+        Settings.from_env({"LOG_LEVEL": "loud"})
