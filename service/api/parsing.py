@@ -103,12 +103,7 @@ class CompiledValidators:
             names = ", ".join(key for keys in own for key in keys)
             return FieldError(_pointer(path), f"send exactly one of: {names}")
         name = next(n for n, d in self._components().items() if d == branches[chosen[0]])
-        try:
-            self[name](value)
-        except fastjsonschema.JsonSchemaValueException as inner:
-            located = self._locate(inner, value)
-            return FieldError(_pointer(path) + located.pointer, located.message)
-        return FieldError(_pointer(path), "matches more than one variant")
+        return self._locate_within(path, name, value)
 
     def _locate_variant(self, path: list[str], value: dict[str, Any], disc: Any) -> FieldError:
         """A ``oneOf`` failure: name the unknown ``type``, or the error inside the chosen variant."""
@@ -116,7 +111,10 @@ class CompiledValidators:
         chosen = value.get(key)
         if not isinstance(chosen, str) or chosen not in mapping:
             return FieldError(_pointer([*path, key]), f"must be one of: {', '.join(mapping)}")
-        name = mapping[chosen].rsplit("/", 1)[-1]
+        return self._locate_within(path, mapping[chosen].rsplit("/", 1)[-1], value)
+
+    def _locate_within(self, path: list[str], name: str, value: dict[str, Any]) -> FieldError:
+        """The error of ``value`` against the one branch ``name`` of a union it was meant for."""
         try:
             self[name](value)
         except fastjsonschema.JsonSchemaValueException as inner:

@@ -176,6 +176,44 @@ class CandidateListing(ABC, Generic[S, M]):
         return [move for move in self.candidate_moves(state, seat) if _accepts(self.check, state, move)]
 
 
+class Moving(Protocol):
+    """A state that says whose move it is (``None`` once the hand is over)."""
+
+    @property
+    def to_move(self) -> int | None: ...
+
+
+SM = TypeVar("SM", bound=Moving)
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet(Generic[S, M]):
+    """A trick game's pure rules, as its rules module defines them."""
+
+    check: Callable[[S, M], None]
+    apply: Callable[[S, M], tuple[S, list[Event]]]
+    candidate_moves: Callable[[S, int], Iterable[M]]
+
+
+class TrickGame(CandidateListing[SM, M]):
+    """The rules half of a trick game: its rule set decides and applies moves and proposes the
+    candidates; the game class adds the wire form, the view and the score."""
+
+    rule_set: RuleSet[SM, M]
+
+    def to_move(self, state: SM) -> int | None:
+        return state.to_move
+
+    def check(self, state: SM, move: M) -> None:
+        self.rule_set.check(state, move)
+
+    def apply(self, state: SM, move: M) -> tuple[SM, list[Event]]:
+        return self.rule_set.apply(state, move)
+
+    def candidate_moves(self, state: SM, seat: int) -> Iterable[M]:
+        return self.rule_set.candidate_moves(state, seat)
+
+
 def is_legal(game: Game[S, M], state: S, move: M) -> bool:
     return _accepts(game.check, state, move)
 

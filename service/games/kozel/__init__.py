@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from service.cards import CARDS, DeckSource, codes
 from service.errors import HandNotFinished, InvalidMatch
-from service.games.base import CandidateListing, DealSetup, Event, GameInfo, Wire, card_values, options_wire
+from service.games.base import DealSetup, GameInfo, RuleSet, TrickGame, Wire, card_values, options_wire
 from service.games.kozel import rules, wire
 from service.games.kozel.rules import (
     TEAMS,
@@ -59,9 +59,10 @@ def _match_wire(match: Match, limit: int) -> Wire:
     }
 
 
-class Kozel(CandidateListing[State, Move]):
+class Kozel(TrickGame[State, Move]):
     info = INFO
     schemas = SCHEMAS
+    rule_set = RuleSet(rules.check, rules.apply, rules.candidate_moves)
 
     def deal(self, setup: DealSetup, source: DeckSource) -> State:
         options = wire.load_options(setup.options)
@@ -74,18 +75,6 @@ class Kozel(CandidateListing[State, Move]):
 
     def dump_state(self, state: State) -> Wire:
         return wire.dump_state(state)
-
-    def to_move(self, state: State) -> int | None:
-        return state.to_move
-
-    def check(self, state: State, move: Move) -> None:
-        rules.check(state, move)
-
-    def apply(self, state: State, move: Move) -> tuple[State, list[Event]]:
-        return rules.apply(state, move)
-
-    def candidate_moves(self, state: State, seat: int) -> list[Move]:
-        return rules.candidate_moves(state, seat)
 
     def load_move(self, move: Wire) -> Move:
         kind, seat = move["type"], move["seat"]

@@ -5,10 +5,10 @@ from __future__ import annotations
 from service.cards import DeckSource
 from service.errors import HandNotFinished, InvalidMatch, InvalidState
 from service.games.base import (
-    CandidateListing,
     DealSetup,
-    Event,
     GameInfo,
+    RuleSet,
+    TrickGame,
     Wire,
     card_values,
     check_derived,
@@ -48,9 +48,10 @@ def _result_wire(state: State) -> Wire:
             "points": list(state.card_points)}
 
 
-class KozelBura(CandidateListing[State, Move]):
+class KozelBura(TrickGame[State, Move]):
     info = INFO
     schemas = SCHEMAS
+    rule_set = RuleSet(rules.check, rules.apply, rules.candidate_moves)
 
     def deal(self, setup: DealSetup, source: DeckSource) -> State:
         options = Options(**{**setup.options, "players": setup.players})
@@ -76,18 +77,6 @@ class KozelBura(CandidateListing[State, Move]):
         dumped = wire.dump(state, game="kozel-bura", options=options_wire(state.options), with_passes=False)
         dumped["result"] = _result_wire(state) if state.ending else None
         return dumped
-
-    def to_move(self, state: State) -> int | None:
-        return state.to_move
-
-    def check(self, state: State, move: Move) -> None:
-        rules.check(state, move)
-
-    def apply(self, state: State, move: Move) -> tuple[State, list[Event]]:
-        return rules.apply(state, move)
-
-    def candidate_moves(self, state: State, seat: int) -> list[Move]:
-        return rules.candidate_moves(state, seat)
 
     def load_move(self, move: Wire) -> Move:
         loaded = wire.load_trick_move(move)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from service.cards import CARDS, DeckSource, codes
 from service.errors import HandNotFinished, InvalidMatch
-from service.games.base import CandidateListing, DealSetup, Event, GameInfo, Wire, card_values, options_wire
+from service.games.base import DealSetup, GameInfo, RuleSet, TrickGame, Wire, card_values, options_wire
 from service.games.sixty_six import rules, wire
 from service.games.sixty_six.rules import Claim, Close, ExchangeTrump, Move, Party, Play, State
 from service.games.sixty_six.schemas import SCHEMAS
@@ -52,9 +52,10 @@ def _party_wire(party: Party) -> Wire:
     }
 
 
-class SixtySix(CandidateListing[State, Move]):
+class SixtySix(TrickGame[State, Move]):
     info = INFO
     schemas = SCHEMAS
+    rule_set = RuleSet(rules.check, rules.apply, rules.candidate_moves)
 
     def deal(self, setup: DealSetup, source: DeckSource) -> State:
         options = wire.load_options(setup.options)
@@ -67,18 +68,6 @@ class SixtySix(CandidateListing[State, Move]):
 
     def dump_state(self, state: State) -> Wire:
         return wire.dump_state(state)
-
-    def to_move(self, state: State) -> int | None:
-        return state.to_move
-
-    def check(self, state: State, move: Move) -> None:
-        rules.check(state, move)
-
-    def apply(self, state: State, move: Move) -> tuple[State, list[Event]]:
-        return rules.apply(state, move)
-
-    def candidate_moves(self, state: State, seat: int) -> list[Move]:
-        return rules.candidate_moves(state, seat)
 
     def load_move(self, move: Wire) -> Move:
         kind, seat = move["type"], move["seat"]
