@@ -257,7 +257,7 @@ def game_blueprint(blueprint_class: Any, game: Game[Any, Any], parser: CompiledP
     @bp.response(200, env.legal_moves_out)
     @errors
     def legal_moves(body: Wire) -> Response:
-        """Every legal move of the seat to move (or of ``seat``, out-of-turn moves included)."""
+        """Every legal move of the seat to move (or of `seat`, out-of-turn moves included)."""
         state = _load_state(game, body)
         seat = body.get("seat")
         _seat_at_table(seat, body["state"], "/seat")
@@ -273,7 +273,7 @@ def game_blueprint(blueprint_class: Any, game: Game[Any, Any], parser: CompiledP
     @bp.response(200, env.view_out)
     @errors
     def view(body: Wire) -> Response:
-        """What one seat may see; ``seat: null`` is a spectator."""
+        """What one seat may see; `seat: null` is a spectator."""
         state = _load_state(game, body)
         seat = body.get("seat")
         _seat_at_table(seat, body["state"], "/seat")
