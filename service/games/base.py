@@ -63,7 +63,7 @@ _STATUS = {True: str(Status.FINISHED), False: str(Status.IN_PROGRESS)}
 
 class Reason(StrEnum):
     """Base of every game's reason codes: each member is the code sent in a refusal and carries
-    the rule of shared/rules/<game>.md that it enforces (``NOT_YOUR_TURN = "not_your_turn",
+    the rule of docs/rules/<game>.md that it enforces (``NOT_YOUR_TURN = "not_your_turn",
     "§4.2 only the seat to move may play"``)."""
 
     rule: str

@@ -1,4 +1,4 @@
-"""Bura rule table: every numbered rule, decision and worked example of shared/rules/bura.md."""
+"""Bura rule table: every numbered rule, decision and worked example of docs/rules/bura.md."""
 
 from __future__ import annotations
 

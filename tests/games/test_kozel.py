@@ -1,4 +1,4 @@
-"""Kozel rule table: every numbered rule, decision and worked example of shared/rules/kozel.md."""
+"""Kozel rule table: every numbered rule, decision and worked example of docs/rules/kozel.md."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Kozel-bura rule table: every numbered rule, decision and worked example of
-shared/rules/kozel-bura.md."""
+docs/rules/kozel-bura.md."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Sixty-six rule table: one row per rule sentence, decision and worked example of
-shared/rules/sixty-six.md; test ids are the rule ids."""
+docs/rules/sixty-six.md; test ids are the rule ids."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Bura («Бура»), shared/rules/bura.md: the game object of the registry."""
+"""Bura («Бура»), docs/rules/bura.md: the game object of the registry."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Bura: shared/rules/bura.md. Tricks come from the family engine; this module adds the claim of
+"""Bura: docs/rules/bura.md. Tricks come from the family engine; this module adds the claim of
 31, the bura and Moscow declarations, the final claim round, the hand result and the match."""
 
 from __future__ import annotations

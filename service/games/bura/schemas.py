@@ -1,4 +1,4 @@
-"""Bura on the wire (shared/rules/bura.md §4.1, §7, §8)."""
+"""Bura on the wire (docs/rules/bura.md §4.1, §7, §8)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Kozel («Козёл»), shared/rules/kozel.md: the game object of the registry."""
+"""Kozel («Козёл»), docs/rules/kozel.md: the game object of the registry."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Kozel: shared/rules/kozel.md, as pure functions on immutable states. Four players in two
+"""Kozel: docs/rules/kozel.md, as pure functions on immutable states. Four players in two
 teams; the seven of clubs, every queen and every jack are permanent trumps and belong to the
 trump suit; trump is named in one of three ways (or by the jack of clubs in a match's first deal);
 a lone trump may be exchanged with the partner; the match is scored in pairs of pips."""

@@ -1,4 +1,4 @@
-"""Kozel on the wire (shared/rules/kozel.md §4, §7, §8)."""
+"""Kozel on the wire (docs/rules/kozel.md §4, §7, §8)."""
 
 from __future__ import annotations
 

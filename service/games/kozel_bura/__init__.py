@@ -1,4 +1,4 @@
-"""Kozel-bura («Козёл-бура»), shared/rules/kozel-bura.md: the game object of the registry."""
+"""Kozel-bura («Козёл-бура»), docs/rules/kozel-bura.md: the game object of the registry."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Kozel-bura: shared/rules/kozel-bura.md. Tricks come from the Bura-family engine; this module
+"""Kozel-bura: docs/rules/kozel-bura.md. Tricks come from the Bura-family engine; this module
 adds the four-card hands, the automatic bura (four trumps or four aces), the played-out count,
 and the penalty-point match."""
 

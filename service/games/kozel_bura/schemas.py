@@ -1,4 +1,4 @@
-"""Kozel-bura on the wire (shared/rules/kozel-bura.md §4.1, §7, §8)."""
+"""Kozel-bura on the wire (docs/rules/kozel-bura.md §4.1, §7, §8)."""
 
 from __future__ import annotations
 

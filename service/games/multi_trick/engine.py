@@ -1,4 +1,4 @@
-"""Bura-family tricks (shared/rules/bura.md §4-§5, kozel-bura.md §4-§5): a lead of one to three
+"""Bura-family tricks (docs/rules/bura.md §4-§5, kozel-bura.md §4-§5): a lead of one to three
 cards of one suit, answered card for card by every other seat in turn, each trying to beat the set
 that is winning so far; the trick's taker draws first. Shared by Bura and Kozel-bura, which differ
 only in what ``Variant`` says and in how a hand ends and scores."""

@@ -1,4 +1,4 @@
-"""Sixty-six («Шестьдесят шесть»), shared/rules/sixty-six.md: the game object of the registry."""
+"""Sixty-six («Шестьдесят шесть»), docs/rules/sixty-six.md: the game object of the registry."""
 
 from __future__ import annotations
 

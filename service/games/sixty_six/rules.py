@@ -1,4 +1,4 @@
-"""Sixty-six: the rules of shared/rules/sixty-six.md, as pure functions on immutable states.
+"""Sixty-six: the rules of docs/rules/sixty-six.md, as pure functions on immutable states.
 
 Section numbers in comments (§4.2 ...) are those of the rules file.
 """

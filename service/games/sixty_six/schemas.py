@@ -1,5 +1,5 @@
 """Sixty-six on the wire: the state, move, options, match, view and score schemas (§4.1, §7.4,
-§7.5, §8 of shared/rules/sixty-six.md), in the field names of the rules file."""
+§7.5, §8 of docs/rules/sixty-six.md), in the field names of the rules file."""
 
 from __future__ import annotations
 
