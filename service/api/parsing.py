@@ -23,6 +23,9 @@ from werkzeug.wsgi import get_content_length
 from service.errors import FieldError, MalformedJson, SchemaViolation, UnsupportedMediaType
 
 Components = dict[str, Any]
+MAX_REPORTED = 20
+"""Schema errors listed in one answer at most; the detail says how many there were."""
+MAX_MESSAGE = 200
 Validator = Callable[[Any], Any]
 
 
@@ -72,7 +75,11 @@ class CompiledValidators:
                 located.append(extra)
         if isinstance(data, dict) and "state" in data:
             located = [_deal_answer_hint(e) for e in located]
-        raise SchemaViolation("the request body does not match the schema", tuple(located))
+        shown = tuple(located[:MAX_REPORTED])
+        detail = "the request body does not match the schema"
+        if len(located) > len(shown):
+            detail += f" ({len(located)} errors; the first {len(shown)} are listed)"
+        raise SchemaViolation(detail, shown)
 
     def _locate(self, error: fastjsonschema.JsonSchemaValueException, body: Any) -> FieldError:
         """The most precise pointer and message for a schema failure."""
@@ -161,8 +168,13 @@ def _every_error(validator: Any, data: Any) -> list[FieldError]:
         elif isinstance(kind, jsonschema_rs.ValidationErrorKind.AdditionalProperties):
             found += [FieldError(_pointer([*path, key]), "is not a known field") for key in kind.unexpected]
         else:
-            found.append(FieldError(_pointer(path), error.message))
+            found.append(FieldError(_pointer(path), _cut(error.message)))
     return found
+
+
+def _cut(message: str) -> str:
+    """jsonschema-rs's messages quote the offending value, which the client may have made large."""
+    return message if len(message) <= MAX_MESSAGE else message[:MAX_MESSAGE] + "… (cut)"
 
 
 def read_body(environ: dict[str, Any], *, max_bytes: int) -> bytes:

@@ -81,3 +81,11 @@ def test_posting_the_whole_deal_answer_says_what_to_send(client):
     errors = problem(client.post(f"{P}/legal-moves", json=dealt), 422)["errors"]
     assert {e["pointer"] for e in errors} == {"/seed", "/shuffle"}
     assert all('send the deal\'s state alone, as {"state": ...}' in e["message"] for e in errors)
+
+
+def test_many_errors_are_listed_up_to_a_bound_and_quoted_values_cut_short(client):
+    body = {f"extra_{n}": n for n in range(100)} | {"seed": "x" * 5000, "players": ["y" * 5000]}
+    answer = problem(client.post(f"{P}/deal", json=body), 422)
+    assert len(answer["errors"]) == 20 and "102 errors" in answer["detail"]
+    assert all(len(e["message"]) <= 210 for e in answer["errors"])
+    assert len(client.post(f"{P}/deal", json=body).get_data()) < 8_000
