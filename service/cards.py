@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import ClassVar, Protocol
 
+from service.errors import InvalidDeck
+
 SUITS: tuple[str, ...] = ("C", "D", "H", "S")
 RANKS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 JOKER_CODE = "JK"
@@ -135,15 +137,6 @@ def shuffle(pile: Sequence[Card], stream: SeedStream) -> tuple[Card, ...]:
     return tuple(result)
 
 
-class DeckNotPermutation(ValueError):
-    """A given deck order that is not the game's deck: ``pointer`` is relative to the list."""
-
-    def __init__(self, pointer: str, message: str) -> None:
-        super().__init__(message)
-        self.pointer = pointer
-        self.message = message
-
-
 class GivenOrder:
     """A deck order chosen by the client (test suites, replays of a reported deal, duplicate
     play), dealt as it is once it is checked to be exactly the game's deck in some order."""
@@ -156,7 +149,7 @@ class GivenOrder:
 
     def order(self, pile: Sequence[Card]) -> tuple[Card, ...]:
         if self._used:
-            raise DeckNotPermutation("", "this order is a misdeal, which the rules deal again: "
+            raise InvalidDeck("", "this order is a misdeal, which the rules deal again: "
                                          "a given order can be dealt only once")
         self._used = True
         allowed = Counter(pile)
@@ -166,10 +159,10 @@ class GivenOrder:
             if given is None or seen[given] >= allowed[given]:
                 times = "is not in this deck" if given is None or not allowed[given] else \
                     f"appears more often than the deck holds it ({allowed[given]})"
-                raise DeckNotPermutation(f"/{index}", f"{code} {times}")
+                raise InvalidDeck(f"/{index}", f"{code} {times}")
             seen[given] += 1
         missing = allowed - seen
         if missing:
             listed = " ".join(sorted(c.code for c in missing.elements()))
-            raise DeckNotPermutation("", f"the deck has {len(pile)} cards; missing: {listed}")
+            raise InvalidDeck("", f"the deck has {len(pile)} cards; missing: {listed}")
         return tuple(map(CARDS.__getitem__, self._codes))

@@ -61,6 +61,13 @@ class BadSeat(InvalidState):
     title, slug = "No such seat at this table", "bad-seat"
 
 
+class InvalidDeck(InvalidState):
+    """A deck order given to ``deal`` that is not exactly the game's deck; pointers are relative
+    to the list."""
+
+    title, slug = "This deck cannot be dealt", "invalid-deck"
+
+
 class UnknownGame(ServiceError):
     status, title, slug = 404, "Unknown game", "unknown-game"
 
