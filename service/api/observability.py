@@ -43,8 +43,20 @@ class JsonFormatter(logging.Formatter):
             **{k: v for k, v in vars(record).items() if k not in self.BASE},
         }
         if record.exc_info:
-            line["exception"] = self.formatException(record.exc_info)
+            line["exception"] = _cut_traceback(self.formatException(record.exc_info))
         return orjson.dumps(line, default=str).decode()
+
+
+MAX_TRACEBACK = 8_000
+"""Characters of a traceback kept in a log line: a deep recursion's is ~180 KB."""
+
+
+def _cut_traceback(text: str) -> str:
+    """The start (what was called) and the end (what failed) of a long traceback, the cut marked."""
+    if len(text) <= MAX_TRACEBACK:
+        return text
+    half = MAX_TRACEBACK // 2
+    return f"{text[:half]}\n... ({len(text) - 2 * half} characters cut) ...\n{text[-half:]}"
 
 
 def configure_logging(level: str) -> None:

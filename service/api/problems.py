@@ -12,7 +12,17 @@ from service.api.observability import request_id as current_request_id
 from service.errors import FieldError, ServiceError, UnknownGame
 
 PROBLEM_TYPE = "application/problem+json"
+MAX_TEXT = 300
+"""Characters of a detail, pointer or message at most: they may quote what the client sent (an
+unknown field's name, a value), and an answer must not grow with the attack."""
 log = logging.getLogger("service")
+
+
+def bounded(text: str) -> str:
+    """``text``, cut short (and saying so) past ``MAX_TEXT`` characters."""
+    if len(text) <= MAX_TEXT:
+        return text
+    return f"{text[:MAX_TEXT]}… (cut: {len(text)} characters in all)"
 
 
 def problem(
@@ -27,10 +37,10 @@ def problem(
         "type": f"urn:card-rules:problem:{slug}" if slug else "about:blank",
         "title": title,
         "status": status,
-        "detail": detail,
+        "detail": bounded(detail),
     }
     if errors:
-        body["errors"] = [{"pointer": e.pointer, "message": e.message} for e in errors]
+        body["errors"] = [{"pointer": bounded(e.pointer), "message": bounded(e.message)} for e in errors]
     request_id = current_request_id()
     if request_id:
         body["request_id"] = request_id

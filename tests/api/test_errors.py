@@ -89,3 +89,27 @@ def test_many_errors_are_listed_up_to_a_bound_and_quoted_values_cut_short(client
     assert len(answer["errors"]) == 20 and "102 errors" in answer["detail"]
     assert all(len(e["message"]) <= 210 for e in answer["errors"])
     assert len(client.post(f"{P}/deal", json=body).get_data()) < 8_000
+
+
+def test_an_answer_never_grows_with_what_the_client_sent(client):
+    """A 500 KB unknown field's name is cut short in the pointer, and the cut is said."""
+    name = "k" * 500_000
+    answer = client.post(f"{P}/deal", json={name: 1})
+    body = problem(answer, 422)
+    assert len(answer.get_data()) < 2_000
+    assert body["errors"][0]["pointer"].startswith("/kkk") and "(cut: 500001 characters in all)" in (
+        body["errors"][0]["pointer"])
+
+
+def test_a_traceback_in_the_log_is_cut_and_the_cut_marked(capfd):
+    from service import create_app
+
+    app = create_app()
+
+    def boom():
+        raise ValueError("x" * 200_000)  # as long as the traceback of a deep recursion
+
+    app.add_url_rule("/boom", "boom", boom)
+    assert app.test_client().get("/boom").status_code == 500
+    lines = [line for line in capfd.readouterr().err.splitlines() if '"unhandled error"' in line]
+    assert lines and len(lines[-1]) < 10_000 and "characters cut" in lines[-1]
