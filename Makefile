@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export HOST PORT
 
-.PHONY: run test spec lint bench profile system-deps clean
+.PHONY: run test spec lint bench soak profile system-deps clean
 
 # Each stamp is rebuilt when pyproject.toml is newer than it.
 $(BIN)/.service: pyproject.toml
@@ -40,6 +40,10 @@ spec: $(BIN)/.service
 
 bench: $(BIN)/.dev
 	$(BIN)/python -m bench
+
+soak: $(BIN)/.dev
+	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || { apt-get update -q && apt-get install -y -q nginx-light; }
+	$(BIN)/python -m bench.soak
 
 profile: $(BIN)/.dev
 	$(BIN)/python -m bench.profile
