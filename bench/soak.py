@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.bodies import bodies
-from bench.load import children, dumps, gunicorn, run
+from bench.load import Run, children, dumps, gunicorn, run
 
 ROOT = Path(__file__).resolve().parent.parent
 APP_PORT, PROXY_PORT = 18741, 18742
@@ -161,9 +161,12 @@ def rss_kb(pids: list[int]) -> int:
 def killed_worker(master: int, url: str, payloads: list[str], pids: list[int]) -> tuple[int, float]:
     """wrk for the phase; a worker killed with SIGKILL a third of the way in: failed requests
     and the time until the master has as many workers again."""
-    result: dict[str, object] = {}
-    loader = threading.Thread(target=lambda: result.setdefault("run", run(url, payloads, conns=64,
-                                                                         seconds=SECONDS, pids=pids)))
+    results: list[Run] = []
+
+    def load() -> None:
+        results.append(run(url, payloads, conns=64, seconds=SECONDS, pids=pids))
+
+    loader = threading.Thread(target=load)
     loader.start()
     time.sleep(SECONDS / 3)
     workers = children(master)
@@ -173,7 +176,7 @@ def killed_worker(master: int, url: str, payloads: list[str], pids: list[int]) -
         time.sleep(0.005)
     replaced = (time.monotonic() - killed_at) * 1000
     loader.join()
-    return result["run"].errors, replaced  # type: ignore[attr-defined]
+    return results[0].errors, replaced
 
 
 def bad_inputs(port: int) -> list[tuple[str, str, bool]]:

@@ -70,9 +70,8 @@ def _default_as_words(ret: dict[str, Any]) -> None:
 
 
 class SchemaKeywords(BasePlugin):
-    """Schema-level JSON Schema keywords that marshmallow fields cannot say, from the schema
-    class: ``json_schema_extra`` (``named(exactly_one_of=...)`` sets it) is added, and
-    ``json_schema_union`` (``union()`` sets it) makes the schema a ``oneOf`` of its branches."""
+    """What marshmallow fields cannot say: a schema class with ``json_schema_union`` (``union()``
+    in ``service.api.schemas`` sets it) is a ``oneOf`` of its branches."""
 
     def init_spec(self, spec: APISpec) -> None:
         super().init_spec(spec)
@@ -84,12 +83,11 @@ class SchemaKeywords(BasePlugin):
             return None
         cls = schema if isinstance(schema, type) else type(schema)
         branches: tuple[type[ma.Schema], ...] | None = getattr(cls, "json_schema_union", None)
-        if branches:
-            converter = next(p for p in self.spec.plugins if isinstance(p, MarshmallowPlugin)).converter
-            assert converter is not None
-            definition.clear()  # a union has no properties of its own
-            definition.update(description=cls.__doc__ or "",
-                              oneOf=[converter.resolve_nested_schema(b) for b in branches])
+        if not branches:
             return None
-        extra: dict[str, Any] | None = getattr(cls, "json_schema_extra", None)
-        return extra
+        converter = next(p for p in self.spec.plugins if isinstance(p, MarshmallowPlugin)).converter
+        assert converter is not None
+        definition.clear()  # a union has no properties of its own
+        definition.update(description=cls.__doc__ or "",
+                          oneOf=[converter.resolve_nested_schema(b) for b in branches])
+        return None

@@ -109,7 +109,9 @@ class CompiledValidators:
         if len(chosen) != 1:
             names = ", ".join(key for keys in own for key in keys)
             return FieldError(_pointer(path), f"send exactly one of: {names}")
-        name = next(n for n, d in self._components().items() if d == branches[chosen[0]])
+        name = next((n for n, d in self._components().items() if d == branches[chosen[0]]), None)
+        if name is None:  # an inline branch: nothing more precise to say than its own failure
+            return FieldError(_pointer(path), "does not match the schema")
         return self._locate_within(path, name, value)
 
     def _locate_variant(self, path: list[str], value: dict[str, Any], disc: Any) -> FieldError:

@@ -41,25 +41,11 @@ def one_of(values: Sequence[Any], **kwargs: Any) -> fields.Field:
     return StrictInteger(validate=validate.OneOf(values), **kwargs)
 
 
-def named(
-    name: str, doc: str, members: dict[str, Any], *, exactly_one_of: tuple[str, ...] = ()
-) -> type[ma.Schema]:
-    """A schema class built from fields; ``name`` is its name in the OpenAPI document.
-    ``exactly_one_of`` names fields of which a body carries one and only one: marshmallow checks
-    it, and the document says it as a ``oneOf`` of ``required`` sets."""
+def named(name: str, doc: str, members: dict[str, Any]) -> type[ma.Schema]:
+    """A schema class built from fields; ``name`` is its name in the OpenAPI document."""
     attrs: dict[str, Any] = {**members, "__doc__": doc,
                              "Meta": type("Meta", (Strict.Meta,), {"register": False})}
-    if exactly_one_of:
-        attrs["json_schema_extra"] = {"oneOf": [{"required": [f]} for f in exactly_one_of]}
-        attrs["_exactly_one"] = ma.validates_schema(_exactly_one(exactly_one_of))
     return type(name, (Strict,), attrs)
-
-
-def _exactly_one(names: tuple[str, ...]) -> Any:
-    def check(self: ma.Schema, data: dict[str, Any], **kwargs: Any) -> None:
-        if sum(name in data for name in names) != 1:
-            raise ma.ValidationError(f"send exactly one of: {', '.join(names)}")
-    return check
 
 
 @dataclass(frozen=True)

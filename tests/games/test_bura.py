@@ -298,3 +298,9 @@ def test_6_a_finished_final_round_must_add_up():
         with pytest.raises(InvalidState) as error:
             GAME.load_state({**wire, **changes})
         assert error.value.errors[0].pointer == pointer, changes
+
+
+def test_every_refusal_of_the_shared_engine_has_this_games_rule():
+    """The engine refuses through the game's own reasons (``Variant.reasons``), by name."""
+    assert {r.name for r in engine.TrickReason} <= {r.name for r in rules.Reason}
+    assert all(rules.Reason[r.name].value == r.value for r in engine.TrickReason)

@@ -9,6 +9,7 @@ from service.cards import SeedStream, cards, codes
 from service.errors import InvalidState
 from service.games.base import DealSetup
 from service.games.kozel_bura import KozelBura, rules
+from service.games.multi_trick import engine
 from service.games.multi_trick.engine import Molodka
 from service.games.tricks import draw_round
 from tests.games.family import lead, play_out, position, refusal, respond
@@ -220,3 +221,9 @@ def test_variant_cache_stays_bounded_whatever_options_clients_send():
     for limit in range(1, 1001):
         rules.variant(rules.Options(penalty_limit=limit))
     assert rules.variant.cache_info().currsize <= 256
+
+
+def test_every_refusal_of_the_shared_engine_has_this_games_rule():
+    """The engine refuses through the game's own reasons (``Variant.reasons``), by name."""
+    assert {r.name for r in engine.TrickReason} <= {r.name for r in rules.Reason}
+    assert all(rules.Reason[r.name].value == r.value for r in engine.TrickReason)
