@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from service.games.base import Game
+from service.games.bezique import Bezique
 from service.games.bura import Bura
 from service.games.kozel import Kozel
 from service.games.kozel_bura import KozelBura
@@ -15,4 +16,5 @@ GAMES: dict[str, Game[Any, Any]] = {
     "bura": Bura(),
     "kozel-bura": KozelBura(),
     "kozel": Kozel(),
+    "bezique": Bezique(),
 }

@@ -1,0 +1,95 @@
+"""Russian multi-pack Bezique («Безик»), docs/rules/bezique.md: the game object of the registry."""
+
+from __future__ import annotations
+
+from service.cards import DeckSource
+from service.errors import HandNotFinished, InvalidMatch
+from service.games.base import DealSetup, Event, GameInfo, Wire, card_values, options_wire
+from service.games.bezique import rules, wire
+from service.games.bezique.rules import Move, Options, Phase, State
+from service.games.bezique.schemas import SCHEMAS
+
+INFO = GameInfo(
+    id="bezique", name_en="Bezique", name_ru="Безик", player_counts=(2, 3, 4), default_players=2,
+    deck="8 or 10 packs of A 10 K Q J in each suit, three nines of each suit and two wild cards "
+         "(JK): 174 or 214 cards (172 or 212 without the wild cards)",
+    card_values=card_values(rules.full_deck(Options(packs=10)), {}), move_types=tuple(SCHEMAS.moves),
+    reasons=rules.Reason, options=options_wire(Options()),
+    event_types=("card_played", "trick_won", "declared", "passed", "trump_exchanged", "hand_over"),
+)
+
+
+def _check_match(match: Wire, *, seats: int, dealer: int, target: int, at: str) -> None:
+    if len(match["totals"]) != seats:
+        raise InvalidMatch("/match/totals", f"one total per seat: {seats}")
+    if match["over"] or match["winner"] is not None:
+        raise InvalidMatch("/match/over", "the match is over: deal a new one without a match")
+    if match.get("target", target) != target:
+        raise InvalidMatch("/match/target", f"the options play this match to {target}")
+    if match["next_dealer"] != dealer:
+        raise InvalidMatch(at, f"the match says seat {match['next_dealer']} deals this hand")
+
+
+def match_after(totals: list[int], state: State) -> Wire:
+    """§7.3: the totals go on; over once a seat reaches the target with a total nobody ties."""
+    target = state.options.target_score
+    top = max(totals)
+    leaders = [s for s, t in enumerate(totals) if t == top]
+    over = top >= target and len(leaders) == 1
+    next_dealer = (state.dealer + 1) % state.seats
+    next_active = rules.active_order(state.seats, next_dealer, state.options)
+    return {"totals": totals, "target": target, "over": over, "winner": leaders if over else None,
+            "next_dealer": next_dealer, "sitting_out": None if next_dealer in next_active else next_dealer}
+
+
+class Bezique:
+    info = INFO
+    schemas = SCHEMAS
+
+    def deal(self, setup: DealSetup, source: DeckSource) -> State:
+        options = wire.load_options(setup.options)
+        dealer = setup.dealing_seat()
+        if setup.match is not None:
+            _check_match(setup.match, seats=setup.players, dealer=dealer, target=options.target_score,
+                         at="/dealer")
+        return rules.deal(seats=setup.players, dealer=dealer, options=options, source=source)
+
+    def load_state(self, state: Wire) -> State:
+        return wire.load_state(state)
+
+    def dump_state(self, state: State) -> Wire:
+        return wire.dump_state(state)
+
+    def load_move(self, move: Wire) -> Move:
+        return wire.load_move(move)
+
+    def dump_move(self, move: Move) -> Wire:
+        return wire.dump_move(move)
+
+    def to_move(self, state: State) -> int | None:
+        return state.to_move
+
+    def check(self, state: State, move: Move) -> None:
+        rules.check(state, move)
+
+    def apply(self, state: State, move: Move) -> tuple[State, list[Event]]:
+        return rules.apply(state, move)
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        return rules.legal_moves(state, seat)
+
+    def view(self, state: State, seat: int | None) -> Wire:
+        return wire.view(state, seat)
+
+    def score(self, state: State, match: Wire | None) -> Wire:
+        if state.phase != Phase.FINISHED:
+            raise HandNotFinished("/state/phase", "the hand is not over: play it out first")
+        totals = [0] * state.seats
+        if match is not None:
+            _check_match(match, seats=state.seats, dealer=state.dealer, target=state.options.target_score,
+                         at="/match/next_dealer")
+            totals = list(match["totals"])
+        hand = {"scores": list(state.scores), "tricks_played": state.tricks_played,
+                "last_trick_winner": state.leader, "hand_winners": rules.hand_winners(state)}
+        return {"hand": hand, "match": match_after([t + s for t, s in zip(totals, state.scores, strict=True)],
+                                                    state)}

@@ -1,0 +1,543 @@
+"""Russian multi-pack Bezique, docs/rules/bezique.md, as pure functions on immutable states.
+
+Eight or ten packs of A 10 K Q J, twelve nines and two wild cards; 2 to 4 seats, the dealer
+sitting out at 3 (by default) and 4; 18-card hands, a turned trump and its exchange for the trump
+nine; no duty to follow; one declaration by each trick's winner before the draw, the declared
+cards staying on the table and playable; the hand ends when the stock cannot serve everyone.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import ClassVar, TypeVar
+
+from service.cards import CARDS, JOKER, Card, DeckSource, deck
+from service.errors import IllegalMove
+from service.games import base
+from service.games.base import Event, evolve, option, refuse
+from service.games.bezique import declarations as decl
+from service.games.bezique.declarations import IDENTITIES, KINDS, LADDERED, TableClass
+from service.games.seating import active_seats
+
+HAND_SIZE = 18
+PACK_RANKS = ("A", "10", "K", "Q", "J")
+NINES = tuple(CARDS["9" + s] for s in decl.SUITS for _ in range(3))
+IDENTITY_SET = frozenset(IDENTITIES)
+
+
+class Reason(base.Reason):
+    HAND_FINISHED = "hand_finished", "§4.2/§4.3.1 no move once the hand is over"
+    WRONG_PHASE = "wrong_phase", "§4.2 cards are played in the lead and follow phases"
+    NOT_YOUR_TURN = "not_your_turn", "§4.2 only the seat to move may play"
+    CARD_NOT_IN_HAND = "card_not_in_hand", "§4.2/§4.3.5 the card must be held (or exposed, by id)"
+    JK_NEEDS_IDENTITY = "jk_needs_identity", "§4.2/§4.3.5 a wild card from the hand says what it stands for"
+    IDENTITY_NOT_ALLOWED = (
+        "identity_not_allowed", "§4.2 only a wild card from the hand takes an identity")
+    ALREADY_DECLARED = "already_declared", "§4.3.2 one declaration (or pass) per trick won"
+    NOT_DECLARATION_WINDOW = (
+        "not_declaration_window", "§4.3.3 only the winner of the trick just won declares, before the draw")
+    DECLARED_LAST_TRICK = (
+        "declared_last_trick", "§4.3.3/§8 declaration_spacing: not after two consecutive won tricks")
+    UNKNOWN_KIND = "unknown_kind", "§4.3.4 the declaration kinds are those of §4.5"
+    BAD_MULTIPLICITY = "bad_multiplicity", "§4.3.4 multiplicity is at least 1, and 1 for extras"
+    NEEDS_CARD_FROM_HAND = "needs_card_from_hand", "§4.3.6 every declaration puts a card from the hand"
+    CARD_ALREADY_USED_IN_FAMILY = (
+        "card_already_used_in_family", "§4.3.7 a card scores once in a family of declarations")
+    INVALID_COMBINATION = (
+        "invalid_combination", "§4.3.8 the cards make exactly m complete sets of the kind")
+    EXTRA_NEEDS_FOUR_EXPOSED = (
+        "extra_needs_four_exposed", "§4.5(e) an extra card is added to four already shown")
+    NOT_ON_MOVE = "not_on_move", "§4.4 the exchange is made by the player about to lead"
+    NO_TRUMP_CARD = "no_trump_card", "§4.4 the turned trump card has been drawn"
+    TRUMP_CARD_IS_NINE = "trump_card_is_nine", "§4.4 the turned card is already a nine"
+    NO_TRUMP_NINE = "no_trump_nine", "§4.4 the exchange takes a natural trump nine from the hand"
+
+
+class Phase(StrEnum):
+    LEAD = "lead"
+    FOLLOW = "follow"
+    DECLARE = "declare"
+    FINISHED = "finished"
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """§8; every option may be omitted and takes its default."""
+
+    packs: int = option(8, "Number of 20-card packs.", choices=(8, 10))
+    dealer_plays_at_three: bool = option(
+        False, "With 3 seats, the dealer plays too (three active players, the 55th card turned).")
+    deal_packet_size: int = option(3, "Cards a packet when dealing.", choices=(1, 3, 18))
+    ten_rank: str = option("high", "`high`: A 10 K Q J 9; `low`: A K Q J 10 9.", choices=("high", "low"))
+    wild_cards: int = option(2, "Wild cards (`JK`) in the deck.", choices=(0, 2))
+    declaration_spacing: str = option(
+        "per_trick", "`not_consecutive`: no declaring after two consecutive won tricks.",
+        choices=("per_trick", "not_consecutive"))
+    brisque_value: int = option(0, "Points per natural A and 10 won in tricks.", within=(0, 1000))
+    last_trick_bonus: int = option(0, "Points for winning the final trick.", within=(0, 100_000))
+    exchange_points: int = option(0, "Points for exchanging the trump nine.", within=(0, 1000))
+    target_score: int = option(1000, "The match is played to this total.", within=(1, 10_000_000))
+
+
+def full_deck(options: Options) -> tuple[Card, ...]:
+    """§2.1 in its canonical order: the packs, the twelve nines, the wild cards."""
+    packs = deck(PACK_RANKS, copies=options.packs)
+    return (*packs, *NINES, *(JOKER,) * options.wild_cards)
+
+
+
+def rank_order(options: Options) -> dict[str, int]:
+    """§2.2: higher is stronger."""
+    ranks = ("9", "J", "Q", "K", "10", "A") if options.ten_rank == "high" else ("9", "10", "J", "Q", "K", "A")
+    return {rank: strength for strength, rank in enumerate(ranks)}
+
+
+# --- values ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Exposed:
+    """A card shown in a declaration, lying face up in front of its owner (§4.1)."""
+
+    id: int
+    card: Card
+    as_: Card
+    """Its identity: the nominated card for a wild card, else the card itself."""
+    tags: frozenset[str]
+    """The declaration kinds it has scored in."""
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A card in the trick; ``source`` is ``hand`` or ``table``."""
+
+    seat: int
+    card: Card
+    as_: Card
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    options: Options
+    seats: int
+    dealer: int
+    trump_suit: str
+    stock: tuple[Card, ...]
+    """Draw order; while the face-up trump card is undrawn it is the last card."""
+    hands: tuple[tuple[Card, ...], ...]
+    exposed: tuple[tuple[Exposed, ...], ...]
+    next_exposed_id: int
+    phase: Phase
+    leader: int
+    to_move: int | None
+    trick: tuple[Played, ...]
+    trick_winner: int | None
+    declared_in_window: bool
+    decl_counts: tuple[tuple[int, ...], ...]
+    """Per seat, the declarations made of each laddered kind, in ``LADDERED`` order."""
+    last_declared_after_trick: tuple[int | None, ...]
+    scores: tuple[int, ...]
+    won_cards: tuple[tuple[Card, ...], ...]
+    tricks_played: int
+
+    @property
+    def active(self) -> tuple[int, ...]:
+        return active_order(self.seats, self.dealer, self.options)
+
+    @property
+    def trump_card(self) -> Card | None:
+        return self.stock[-1] if self.stock else None
+
+    @property
+    def bezique_jack(self) -> Card:
+        return CARDS[decl.BEZIQUE_JACK[self.trump_suit]]
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    kind: ClassVar[str] = "play"
+    seat: int
+    card: Card | None = None
+    as_: Card | None = None
+    exposed_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Declare:
+    kind: ClassVar[str] = "declare"
+    seat: int
+    declaration: str
+    multiplicity: int
+    from_hand: tuple[decl.HandEntry, ...]
+    from_table: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    kind: ClassVar[str] = "pass"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class ExchangeTrump:
+    kind: ClassVar[str] = "exchange_trump"
+    seat: int
+
+
+Move = Play | Declare | Pass | ExchangeTrump
+T = TypeVar("T")
+
+
+def _with(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
+    return (*values[:index], value, *values[index + 1:])
+
+
+def active_order(seats: int, dealer: int, options: Options) -> tuple[int, ...]:
+    """§2.3: clockwise from the dealer's left; the dealer sits out at 4, and at 3 unless the
+    option says he plays."""
+    sits_out = seats == 4 or (seats == 3 and not options.dealer_plays_at_three)
+    return active_seats(seats, dealer, dealer_sits_out=sits_out)
+
+
+def next_active(active: tuple[int, ...], seat: int) -> int:
+    return active[(active.index(seat) + 1) % len(active)]
+
+
+# --- deal (§3) ---------------------------------------------------------------------------------
+
+
+def deal(*, seats: int, dealer: int, options: Options, source: DeckSource) -> State:
+    return deal_from(source.order(full_deck(options)), seats=seats, dealer=dealer, options=options)
+
+
+def deal_from(cards: tuple[Card, ...], *, seats: int, dealer: int, options: Options) -> State:
+    """§3 from a shuffled deck, top card first."""
+    active = active_order(seats, dealer, options)
+    a, k = len(active), options.deal_packet_size
+    hands: list[tuple[Card, ...]] = [()] * seats
+    for i, seat in enumerate(active):
+        hands[seat] = tuple(cards[r * k * a + i * k + j] for r in range(HAND_SIZE // k) for j in range(k))
+    rest = list(cards[HAND_SIZE * a:])
+    while rest[0] is JOKER:  # a wild card names no suit: it goes under the stock (§3.2)
+        rest.append(rest.pop(0))
+    stock = (*rest[1:], rest[0])
+    nobody: tuple[()] = ()
+    return State(
+        options=options, seats=seats, dealer=dealer, trump_suit=str(rest[0].suit), stock=stock,
+        hands=tuple(hands), exposed=(nobody,) * seats, next_exposed_id=1, phase=Phase.LEAD,
+        leader=active[0], to_move=active[0], trick=(), trick_winner=None, declared_in_window=False,
+        decl_counts=((0,) * len(LADDERED),) * seats, last_declared_after_trick=(None,) * seats,
+        scores=(0,) * seats, won_cards=(nobody,) * seats, tricks_played=0,
+    )
+
+
+# --- legality (§4) -----------------------------------------------------------------------------
+
+
+def check(state: State, move: Move) -> None:
+    """The one place legality is decided; raises ``IllegalMove`` with the rule."""
+    if state.phase == Phase.FINISHED:
+        refuse(Reason.HAND_FINISHED, "the hand is over")
+    if isinstance(move, Play):
+        _check_play(state, move)
+    elif isinstance(move, ExchangeTrump):
+        _check_exchange(state, move.seat)
+    else:
+        _check_window(state, move.seat, declaring=isinstance(move, Declare))
+        if isinstance(move, Declare):
+            _check_declaration(state, move)
+
+
+def _check_play(state: State, move: Play) -> None:
+    if state.phase not in (Phase.LEAD, Phase.FOLLOW):
+        refuse(Reason.WRONG_PHASE, f"no card is played in the {state.phase} phase")
+    if move.seat != state.to_move:
+        refuse(Reason.NOT_YOUR_TURN, f"seat {state.to_move} is to play")
+    if move.exposed_id is not None:
+        if _exposed(state, move.seat, move.exposed_id) is None:
+            refuse(Reason.CARD_NOT_IN_HAND, f"seat {move.seat} has no exposed card {move.exposed_id}")
+        if move.as_ is not None:
+            refuse(Reason.IDENTITY_NOT_ALLOWED, "an exposed card keeps the identity it was shown as")
+        return
+    if move.card not in state.hands[move.seat]:
+        refuse(Reason.CARD_NOT_IN_HAND, f"{move.card} is not in seat {move.seat}'s hand")
+    _check_identity(move.card, move.as_)
+
+
+def _check_identity(card: Card | None, as_: Card | None) -> None:
+    if card is JOKER and as_ not in IDENTITY_SET:
+        refuse(Reason.JK_NEEDS_IDENTITY, "a wild card needs `as`: one of A 10 K Q J 9 of a suit")
+    if card is not JOKER and as_ is not None:
+        refuse(Reason.IDENTITY_NOT_ALLOWED, f"{card} is no wild card: it takes no `as`")
+
+
+def _exposed(state: State, seat: int, exposed_id: int) -> Exposed | None:
+    return next((e for e in state.exposed[seat] if e.id == exposed_id), None)
+
+
+def _check_window(state: State, seat: int, *, declaring: bool) -> None:
+    """§4.3 checks 2-3: the trick winner, once, before the draw."""
+    if state.declared_in_window and state.phase == Phase.LEAD and seat == state.leader:
+        refuse(Reason.ALREADY_DECLARED, "one declaration or pass per trick won")
+    if state.phase != Phase.DECLARE or seat != state.trick_winner:
+        refuse(Reason.NOT_DECLARATION_WINDOW, "only the winner of the trick just won declares, before the draw")
+    last = state.last_declared_after_trick[seat]
+    if declaring and state.options.declaration_spacing == "not_consecutive" and last == state.tricks_played - 1:
+        refuse(Reason.DECLARED_LAST_TRICK, "this seat declared after the previous trick")
+
+
+def _check_declaration(state: State, move: Declare) -> None:
+    if move.declaration not in KINDS:
+        refuse(Reason.UNKNOWN_KIND, f"{move.declaration!r} is not a declaration of §4.5")
+    rule = decl.rules_for(state.trump_suit)[move.declaration]
+    if move.multiplicity < 1 or (rule.extra and move.multiplicity != 1):
+        refuse(Reason.BAD_MULTIPLICITY, "multiplicity is at least 1, and 1 for an extra card")
+    table = _check_held(state, move)
+    if not move.from_hand:
+        refuse(Reason.NEEDS_CARD_FROM_HAND, "a declaration puts at least one card from the hand")
+    family = decl.KINDS_OF_FAMILY[rule.family]
+    if any(e.tags & family for e in table):
+        refuse(Reason.CARD_ALREADY_USED_IN_FAMILY, f"a table card has already scored in the {rule.family} family")
+    identities = [as_ or card for card, as_ in move.from_hand] + [e.as_ for e in table]
+    if rule.extra:
+        _check_extra(state, move, identities)
+    elif not decl.is_sets(rule, identities, move.multiplicity):
+        refuse(Reason.INVALID_COMBINATION, f"these cards are not {move.multiplicity} × {move.declaration}")
+
+
+def _check_held(state: State, move: Declare) -> list[Exposed]:
+    """§4.3.5: the hand cards are held, counting duplicates, and the table ids are the seat's,
+    each once; answers the table cards."""
+    missing = Counter(card for card, _ in move.from_hand) - Counter(state.hands[move.seat])
+    if missing:
+        refuse(Reason.CARD_NOT_IN_HAND, f"not in seat {move.seat}'s hand: {' '.join(c.code for c in missing)}")
+    table = [_exposed(state, move.seat, i) for i in move.from_table]
+    if None in table or len(set(move.from_table)) != len(move.from_table):
+        refuse(Reason.CARD_NOT_IN_HAND, f"from_table lists ids that are not seat {move.seat}'s exposed cards, once each")
+    for card, as_ in move.from_hand:
+        _check_identity(card, as_)
+    return [e for e in table if e is not None]
+
+
+def _check_extra(state: State, move: Declare, identities: list[Card]) -> None:
+    wanted = decl.category(move.declaration, state.trump_suit)
+    if move.from_table or identities != [wanted]:
+        refuse(Reason.INVALID_COMBINATION, f"an extra card is one {wanted} from the hand")
+    if extra_count(state, move.seat, move.declaration) < 4:
+        refuse(Reason.EXTRA_NEEDS_FOUR_EXPOSED, f"fewer than four {wanted} shown in the four or its extras")
+
+
+def extra_count(state: State, seat: int, kind: str) -> int:
+    """§4.5 e: q, the seat's exposed category cards that scored in the four or in this extra."""
+    wanted = decl.category(kind, state.trump_suit)
+    return sum(1 for e in state.exposed[seat] if e.as_ is wanted and decl.counts_toward_extra(kind, e.tags))
+
+
+def _check_exchange(state: State, seat: int) -> None:
+    about_to_lead = (state.phase == Phase.DECLARE and seat == state.trick_winner) or (
+        state.phase == Phase.LEAD and seat == state.leader)
+    if not about_to_lead:
+        refuse(Reason.NOT_ON_MOVE, "only the player about to lead may exchange")
+    trump_card = state.trump_card
+    if trump_card is None:
+        refuse(Reason.NO_TRUMP_CARD, "the turned trump card has been drawn")
+    if trump_card.rank == "9":
+        refuse(Reason.TRUMP_CARD_IS_NINE, "the turned card is already a nine")
+    if CARDS["9" + state.trump_suit] not in state.hands[seat]:
+        refuse(Reason.NO_TRUMP_NINE, f"seat {seat} holds no 9{state.trump_suit}")
+
+
+# --- effects (§4-§5) ---------------------------------------------------------------------------
+
+
+def apply(state: State, move: Move) -> tuple[State, list[Event]]:
+    """The next state; only called with a move that ``check`` accepted."""
+    if isinstance(move, Play):
+        return _play(state, move)
+    if isinstance(move, ExchangeTrump):
+        return _exchange(state, move.seat)
+    if isinstance(move, Declare):
+        state, event = _declare(state, move)
+        return _close_window(state, [event])
+    return _close_window(evolve(state, declared_in_window=True), [Event("passed", move.seat)])
+
+
+def _play(state: State, move: Play) -> tuple[State, list[Event]]:
+    seat = move.seat
+    if move.exposed_id is not None:
+        shown = _exposed(state, seat, move.exposed_id)
+        assert shown is not None  # check() refused anything else
+        played = Played(seat, shown.card, shown.as_, "table")
+        state = evolve(state, exposed=_with(state.exposed, seat, tuple(
+            e for e in state.exposed[seat] if e.id != move.exposed_id)))
+    else:
+        card = move.card
+        assert card is not None
+        played = Played(seat, card, move.as_ or card, "hand")
+        state = evolve(state, hands=_with(state.hands, seat, _without(state.hands[seat], [card])))
+    trick = (*state.trick, played)
+    events = [Event("card_played", seat, (played.card,))]
+    if len(trick) < len(state.active):
+        return evolve(state, trick=trick, phase=Phase.FOLLOW, to_move=next_active(state.active, seat)), events
+    return _resolve(evolve(state, trick=trick), events)
+
+
+def _without(pile: tuple[Card, ...], cards: list[Card]) -> tuple[Card, ...]:
+    rest = list(pile)
+    for card in cards:
+        rest.remove(card)
+    return tuple(rest)
+
+
+def beats(card: Card, best: Card, trump: str, order: dict[str, int]) -> bool:
+    """§5.1: a trump covers a plain card; a higher card of the same suit covers."""
+    if card.suit == trump and best.suit != trump:
+        return True
+    return card.suit == best.suit and order[card.rank] > order[best.rank]
+
+
+def trick_winner(trick: tuple[Played, ...], trump: str, options: Options) -> int:
+    order = rank_order(options)
+    best = trick[0]
+    for played in trick[1:]:
+        if beats(played.as_, best.as_, trump, order):
+            best = played
+    return best.seat
+
+
+def _resolve(state: State, events: list[Event]) -> tuple[State, list[Event]]:
+    """§5.2: the winner takes the cards and may declare before the draw."""
+    winner = trick_winner(state.trick, state.trump_suit, state.options)
+    taken = tuple(p.card for p in state.trick)
+    events.append(Event("trick_won", winner, taken))
+    return evolve(
+        state, won_cards=_with(state.won_cards, winner, state.won_cards[winner] + taken), trick=(),
+        tricks_played=state.tricks_played + 1, phase=Phase.DECLARE, declared_in_window=False,
+        leader=winner, to_move=winner, trick_winner=winner,
+    ), events
+
+
+def _declare(state: State, move: Declare) -> tuple[State, Event]:
+    """§4.3 effects: the hand cards go on the table with new ids; the table cards used gain the
+    kind; the points of §7.1."""
+    seat, kind = move.seat, move.declaration
+    c = extra_count(state, seat, kind) + 1 if kind in decl.EXTRA_OF else 0
+    ladder = LADDERED.index(kind) if kind in LADDERED else None
+    counts = state.decl_counts[seat]
+    gained = decl.points(kind, 0 if ladder is None else counts[ladder], move.multiplicity, c)
+    used = set(move.from_table)
+    tagged = tuple(evolve(e, tags=e.tags | {kind}) if e.id in used else e for e in state.exposed[seat])
+    first = state.next_exposed_id
+    new = tuple(Exposed(first + i, card, as_ or card, frozenset([kind]))
+                for i, (card, as_) in enumerate(move.from_hand))
+    if ladder is not None:
+        counts = _with(counts, ladder, counts[ladder] + 1)
+    shown = tuple(e.as_ for e in new) + tuple(e.as_ for e in tagged if e.id in used)
+    return evolve(
+        state, hands=_with(state.hands, seat, _without(state.hands[seat], [c for c, _ in move.from_hand])),
+        exposed=_with(state.exposed, seat, tagged + new), next_exposed_id=first + len(new),
+        decl_counts=_with(state.decl_counts, seat, counts), scores=_with(state.scores, seat, state.scores[seat] + gained),
+        last_declared_after_trick=_with(state.last_declared_after_trick, seat, state.tricks_played),
+        declared_in_window=True,
+    ), Event("declared", seat, shown, gained)
+
+
+def _exchange(state: State, seat: int) -> tuple[State, list[Event]]:
+    """§4.4: the trump nine and the turned card change places."""
+    nine, turned = CARDS["9" + state.trump_suit], state.stock[-1]
+    hand = (*_without(state.hands[seat], [nine]), turned)
+    scores = _with(state.scores, seat, state.scores[seat] + state.options.exchange_points)
+    return evolve(state, hands=_with(state.hands, seat, hand), stock=(*state.stock[:-1], nine),
+                  scores=scores), [Event("trump_exchanged", seat, (turned, nine))]
+
+
+def _close_window(state: State, events: list[Event]) -> tuple[State, list[Event]]:
+    """§5.3: everyone draws, the winner first; the hand ends when the stock cannot serve all."""
+    active, winner = state.active, state.leader
+    start = active.index(winner)
+    order = active[start:] + active[:start]
+    hands = list(state.hands)
+    for i, seat in enumerate(order):
+        hands[seat] = (*hands[seat], state.stock[i])
+    stock = state.stock[len(order):]
+    state = evolve(state, hands=tuple(hands), stock=stock, trick_winner=None, phase=Phase.LEAD)
+    if len(stock) >= len(active):
+        return state, events
+    state = _finish(state)
+    events.append(Event("hand_over", None, points=None))
+    return state, events
+
+
+def _finish(state: State) -> State:
+    """§7.2: brisques and the last trick, when the options score them."""
+    options, scores = state.options, list(state.scores)
+    for seat in state.active:
+        brisques = sum(1 for c in state.won_cards[seat] if c.rank in ("A", "10") and c is not JOKER)
+        scores[seat] += options.brisque_value * brisques
+    scores[state.leader] += options.last_trick_bonus
+    return evolve(state, phase=Phase.FINISHED, to_move=None, scores=tuple(scores))
+
+
+def hand_winners(state: State) -> list[int]:
+    top = max(state.scores[s] for s in state.active)
+    return [s for s in state.active if state.scores[s] == top]
+
+
+# --- listing (§4.6) ----------------------------------------------------------------------------
+
+
+def legal_moves(state: State, seat: int) -> list[Move]:
+    """Every legal move of ``seat`` in the canonical form of §4.6."""
+    if state.phase == Phase.FINISHED or seat != state.to_move:
+        return []
+    moves: list[Move] = []
+    if state.phase != Phase.DECLARE:
+        moves += _plays(state, seat)
+    if _is_legal(state, ExchangeTrump(seat)):
+        moves.append(ExchangeTrump(seat))
+    if state.phase == Phase.DECLARE:
+        moves.append(Pass(seat))
+        if not (state.options.declaration_spacing == "not_consecutive"
+                and state.last_declared_after_trick[seat] == state.tricks_played - 1):
+            moves += declarations(state, seat)
+    return moves
+
+
+def _is_legal(state: State, move: Move) -> bool:
+    try:
+        check(state, move)
+    except IllegalMove:
+        return False
+    return True
+
+
+def _plays(state: State, seat: int) -> list[Move]:
+    hand = sorted(set(state.hands[seat]) - {JOKER}, key=decl.canonical_key)
+    plays: list[Move] = [Play(seat, card) for card in hand]
+    if JOKER in state.hands[seat]:
+        plays += [Play(seat, JOKER, as_) for as_ in IDENTITIES]
+    plays += [Play(seat, exposed_id=e.id) for e in sorted(state.exposed[seat], key=lambda e: e.id)]
+    return plays
+
+
+def table_classes(exposed: tuple[Exposed, ...]) -> list[TableClass]:
+    """The seat's exposed cards alike in (card, as, tags), each class by its ids ascending."""
+    classes: dict[tuple[Card, Card, frozenset[str]], list[int]] = {}
+    for e in sorted(exposed, key=lambda e: e.id):
+        classes.setdefault((e.card, e.as_, e.tags), []).append(e.id)
+    return [TableClass(as_, tags, tuple(ids)) for (_, as_, tags), ids in classes.items()]
+
+
+def declarations(state: State, seat: int) -> list[Move]:
+    rules = decl.rules_for(state.trump_suit)
+    classes = table_classes(state.exposed[seat])
+    hand = state.hands[seat]
+    found: list[Move] = []
+    for kind in KINDS:
+        q = extra_count(state, seat, kind) if kind in decl.EXTRA_OF else 0
+        for m, (from_hand, from_table) in decl.listing(rules[kind], hand, classes, q):
+            found.append(Declare(seat, kind, m, from_hand, from_table))
+    return found
