@@ -90,13 +90,18 @@ def deal(game: Game, seed: str, players: int, options: dict[str, Any]) -> Any:
 
 
 def _codes_in(value: Any) -> Counter[str]:
-    if isinstance(value, str):
-        return Counter([value]) if value in CARDS else Counter()
-    if isinstance(value, list):
-        return sum((_codes_in(v) for v in value), Counter())
-    if isinstance(value, dict):
-        return sum((_codes_in(v) for k, v in value.items() if k != "options"), Counter())
-    return Counter()
+    """Every card code in a wire value, as often as it occurs (options left out)."""
+    found: Counter[str] = Counter()
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str) and item in CARDS:
+            found[item] += 1
+        elif isinstance(item, list):
+            pending.extend(item)
+        elif isinstance(item, dict):
+            pending.extend(v for k, v in item.items() if k != "options")
+    return found
 
 
 def check_view(game: Game, state: Any) -> None:

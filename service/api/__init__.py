@@ -42,6 +42,9 @@ problem documents.
 
 Changes in 1.1: `GET /v1/games/{game}` gives `card_values` by card code (`"AS": 11`), no longer by rank
 (`"A": 11`), so that every card can have its own value.
+
+Changes in 1.2: Bezique; `GET /v1/games/{game}` also gives `deck_cards`, the deck with every card
+as often as it is in it (a multi-pack game repeats codes).
 """
 
 
@@ -69,7 +72,7 @@ class Api(flask_smorest.Api):
 def init_api(app: Flask, settings: Settings, games: Mapping[str, Game[Any, Any]]) -> Api:
     app.config.update(
         API_TITLE="Card rules service",
-        API_VERSION="1.1",
+        API_VERSION="1.2",
         OPENAPI_VERSION="3.1.0",
         API_SPEC_OPTIONS={"info": {"description": DESCRIPTION}},
         MAX_CONTENT_LENGTH=settings.max_body_bytes,

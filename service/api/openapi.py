@@ -70,10 +70,8 @@ def _default_as_words(ret: dict[str, Any]) -> None:
 
 
 class SchemaKeywords(BasePlugin):
-    """What marshmallow fields cannot say, from the schema class: ``json_schema_extra``
-    (``service.wire.schemas.exactly_one_of`` sets it) is added to the schema, and a class with
-    ``json_schema_union`` (``union()`` in ``service.api.schemas`` sets it) is a ``oneOf`` of its
-    branches."""
+    """What marshmallow fields cannot say: a schema class with ``json_schema_union`` (``union()``
+    in ``service.api.schemas`` sets it) is a ``oneOf`` of its branches."""
 
     def init_spec(self, spec: APISpec) -> None:
         super().init_spec(spec)
@@ -86,8 +84,7 @@ class SchemaKeywords(BasePlugin):
         cls = schema if isinstance(schema, type) else type(schema)
         branches: tuple[type[ma.Schema], ...] | None = getattr(cls, "json_schema_union", None)
         if not branches:
-            extra: dict[str, Any] | None = getattr(cls, "json_schema_extra", None)
-            return extra
+            return None
         converter = next(p for p in self.spec.plugins if isinstance(p, MarshmallowPlugin)).converter
         assert converter is not None
         definition.clear()  # a union has no properties of its own

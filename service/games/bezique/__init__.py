@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from service.cards import DeckSource
+from service.cards import DeckSource, codes
 from service.errors import HandNotFinished, InvalidMatch
 from service.games.base import DealSetup, Event, GameInfo, Wire, card_values, options_wire
 from service.games.bezique import rules, wire
@@ -13,7 +13,8 @@ INFO = GameInfo(
     id="bezique", name_en="Bezique", name_ru="Безик", player_counts=(2, 3, 4), default_players=2,
     deck="8 or 10 packs of A 10 K Q J in each suit, three nines of each suit and two wild cards "
          "(JK): 174 or 214 cards (172 or 212 without the wild cards)",
-    card_values=card_values(rules.full_deck(Options(packs=10)), {}), move_types=tuple(SCHEMAS.moves),
+    card_values=card_values(rules.full_deck(Options(packs=10)), {}),
+    deck_cards=tuple(codes(rules.full_deck(Options()))), move_types=tuple(SCHEMAS.moves),
     reasons=rules.Reason, options=options_wire(Options()),
     event_types=("card_played", "trick_won", "declared", "passed", "trump_exchanged", "hand_over"),
 )

@@ -84,13 +84,12 @@ class KindRule:
     kind: str
     family: str
     groups: tuple[Group, ...]
+    identities: frozenset[Card]
+    """Every identity a card of this kind can have."""
 
     @property
     def extra(self) -> bool:
         return self.kind in EXTRA_OF
-
-    def identities(self) -> frozenset[Card]:
-        return frozenset().union(*(ids for ids, _ in self.groups))
 
 
 @cache
@@ -116,7 +115,8 @@ def rules_for(trump: str) -> dict[str, KindRule]:
             groups[f"four_{plural}"] = ((frozenset(CARDS[rank + s] for s in SUITS), 4),)
         groups[f"four_trump_{plural}"] = ((frozenset([t(rank)]), 4),)
         groups[f"extra_trump_{plural[:-1]}"] = ((frozenset([t(rank)]), 1),)
-    return {kind: KindRule(kind, FAMILY[kind], groups[kind]) for kind in KINDS}
+    return {kind: KindRule(kind, FAMILY[kind], groups[kind], frozenset().union(*(i for i, _ in groups[kind])))
+            for kind in KINDS}
 
 
 def category(kind: str, trump: str) -> Card:

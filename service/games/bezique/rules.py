@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cache
 from typing import ClassVar, TypeVar
 
 from service.cards import CARDS, JOKER, Card, DeckSource, deck
@@ -83,8 +84,12 @@ class Options:
 
 def full_deck(options: Options) -> tuple[Card, ...]:
     """§2.1 in its canonical order: the packs, the twelve nines, the wild cards."""
-    packs = deck(PACK_RANKS, copies=options.packs)
-    return (*packs, *NINES, *(JOKER,) * options.wild_cards)
+    return _deck(options.packs, options.wild_cards)
+
+
+@cache
+def _deck(packs: int, wild_cards: int) -> tuple[Card, ...]:
+    return (*deck(PACK_RANKS, copies=packs), *NINES, *(JOKER,) * wild_cards)
 
 
 
@@ -199,6 +204,11 @@ def active_order(seats: int, dealer: int, options: Options) -> tuple[int, ...]:
     """§2.3: clockwise from the dealer's left; the dealer sits out at 4, and at 3 unless the
     option says he plays."""
     sits_out = seats == 4 or (seats == 3 and not options.dealer_plays_at_three)
+    return _active(seats, dealer, sits_out)
+
+
+@cache
+def _active(seats: int, dealer: int, sits_out: bool) -> tuple[int, ...]:
     return active_seats(seats, dealer, dealer_sits_out=sits_out)
 
 

@@ -14,7 +14,6 @@ from service.wire.schemas import (
     CardFields,
     GameSchemas,
     Strict,
-    exactly_one_of,
     one_of,
     options_schema,
 )
@@ -137,11 +136,11 @@ class BeziqueHandCard(Strict):
 _IDENTITY_NOTE = "a wild card (`JK`) from the hand needs `as`: " + " ".join(c.code for c in IDENTITIES)
 
 MOVES = FIELDS.moves({
-    rules.Play.kind: ("Play a card: from the concealed hand (`cards`), or an exposed card by its id.", {
+    rules.Play.kind: ("Play a card: from the concealed hand (`cards`), or an exposed card by its id "
+                      "(`exposed_id`). Send exactly one of the two: both or neither is a 422.", {
         "cards": _cards(min_items=1, max_items=1),
         "as_": _card(data_key="as", metadata={"description": _IDENTITY_NOTE}),
         "exposed_id": StrictInteger(validate=validate.Range(1, MAX_ID)),
-        **exactly_one_of("cards", "exposed_id"),
     }),
     rules.Declare.kind: ("Declare a combination (a pokazka) after winning a trick (§4.3).", {
         "kind": one_of(KINDS, required=True),

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from functools import cache
 from itertools import chain
 from typing import Any
 
 from service.cards import CARDS, JOKER, Card, codes, pile
-from service.errors import InvalidState
+from service.errors import FieldError, InvalidState, SchemaViolation
 from service.games.base import Status, Wire, check_deck, check_derived, options_wire
 from service.games.bezique import declarations as decl
 from service.games.bezique import rules
@@ -39,9 +40,15 @@ def _identity(wire: Wire) -> Card | None:
 
 
 def load_move(wire: Wire) -> Move:
+    """A move checked against the schema; raises ``SchemaViolation`` (pointers relative to the
+    move) for a play that names no card or two."""
     kind, seat = wire["type"], wire["seat"]
     if kind == Play.kind:
         played = wire.get("cards")
+        if (played is None) == (wire.get("exposed_id") is None):
+            raise SchemaViolation("the move does not match the schema", (
+                FieldError("/cards" if played is None else "/exposed_id",
+                           "a play sends exactly one of: cards, exposed_id"),))
         return Play(seat, None if played is None else CARDS[played[0]], _identity(wire), wire.get("exposed_id"))
     if kind == Declare.kind:
         hand = tuple((CARDS[e["card"]], _identity(e)) for e in wire["from_hand"])
@@ -141,21 +148,30 @@ def _check_seats(state: State) -> None:
 
 def _check_exposed(state: State) -> None:
     """Ids unique and below the counter; a card is its own identity unless wild; each tag a kind
-    the identity can score in, one per family."""
+    the identity can score in, one per family. (Plain ``if``s: the messages are only formatted
+    for a state that fails.)"""
     ids: set[int] = set()
-    rules_now = decl.rules_for(state.trump_suit)
     for seat, shown in enumerate(state.exposed):
         for index, e in enumerate(shown):
-            at = f"/exposed/{seat}/{index}"
-            _require(e.id not in ids, f"{at}/id", f"exposed id {e.id} is used twice")
-            _require(e.id < state.next_exposed_id, f"{at}/id", "ids are below next_exposed_id")
+            if e.id in ids or e.id >= state.next_exposed_id:
+                raise InvalidState(f"/exposed/{seat}/{index}/id",
+                                   f"exposed id {e.id} is used twice or not below next_exposed_id")
             ids.add(e.id)
-            _check_identity(e.card, e.as_, at)
-            families = [decl.FAMILY[t] for t in e.tags]
-            _require(len(set(families)) == len(families), f"{at}/tags", "a card scores once in a family")
-            for tag in sorted(e.tags):
-                _require(e.as_ in rules_now[tag].identities(), f"{at}/tags",
-                         f"{e.as_.code} cannot have scored in {tag} with {state.trump_suit} trumps")
+            if e.as_ is not e.card:
+                _check_identity(e.card, e.as_, f"/exposed/{seat}/{index}")
+            if not _tags_fit(state.trump_suit, e.as_, e.tags):
+                raise InvalidState(f"/exposed/{seat}/{index}/tags",
+                                   f"{e.as_.code} cannot have scored in all of {sorted(e.tags)} "
+                                   f"with {state.trump_suit} trumps (and scores once in a family)")
+
+
+@cache
+def _tags_fit(trump: str, identity: Card, tags: frozenset[str]) -> bool:
+    """Each tag a kind the identity can score in, and at most one per family (§4.3.7); a few
+    hundred combinations at most, so remembered."""
+    kinds = decl.rules_for(trump)
+    families = {decl.FAMILY[t] for t in tags}
+    return len(families) == len(tags) and all(identity in kinds[t].identities for t in tags)
 
 
 def _check_identity(card: Card, as_: Card, at: str) -> None:
@@ -188,14 +204,15 @@ def _check_progress(state: State) -> None:
     _require(sum(map(len, state.won_cards)) == a * state.tricks_played, "/won_cards",
              f"{state.tricks_played} tricks of {a} cards are won")
     for seat in active:
-        _require(len(state.won_cards[seat]) % a == 0, f"/won_cards/{seat}", f"whole tricks of {a} cards")
+        if len(state.won_cards[seat]) % a:
+            raise InvalidState(f"/won_cards/{seat}", f"whole tricks of {a} cards")
     _check_turn(state)
     in_trick = {p.seat for p in state.trick}
     for seat in active:
         holding = HAND_SIZE - (phase == Phase.DECLARE or seat in in_trick)
         size = len(state.hands[seat]) + len(state.exposed[seat])
-        _require(size == holding, f"/hands/{seat}",
-                 f"seat {seat} holds {holding} cards (hand and exposed), not {size}")
+        if size != holding:
+            raise InvalidState(f"/hands/{seat}", f"seat {seat} holds {holding} cards (hand and exposed), not {size}")
 
 
 def _check_turn(state: State) -> None:

@@ -24,7 +24,8 @@ from service.games.seating import left_of
 INFO = GameInfo(
     id="bura", name_en="Bura", name_ru="Бура", player_counts=(2, 3, 4, 5, 6), default_players=2,
     deck="36 cards, A 10 K Q J 9 8 7 6 in each suit: " + " ".join(codes(rules.DECK)),
-    card_values=card_values(rules.DECK, POINTS), move_types=tuple(SCHEMAS.moves), reasons=rules.Reason,
+    card_values=card_values(rules.DECK, POINTS), deck_cards=tuple(codes(rules.DECK)),
+    move_types=tuple(SCHEMAS.moves), reasons=rules.Reason,
     event_types=("lead", "molodka", "beat", "discard", "trick_won", "card_drawn", "final_claims",
                  "claimed", "declared", "passed", "hand_over"),
     options=options_wire(Options()),

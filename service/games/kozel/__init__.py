@@ -23,7 +23,8 @@ from service.games.kozel.schemas import SCHEMAS
 INFO = GameInfo(
     id="kozel", name_en="Kozel", name_ru="Козёл", player_counts=(4,), default_players=4,
     deck="32 cards, A K Q J 10 9 8 7 of each suit: " + " ".join(codes(rules.DECK)),
-    card_values=card_values(rules.DECK, rules.POINTS), move_types=tuple(SCHEMAS.moves),
+    card_values=card_values(rules.DECK, rules.POINTS), deck_cards=tuple(codes(rules.DECK)),
+    move_types=tuple(SCHEMAS.moves),
     reasons=rules.Reason, options=options_wire(rules.Options()),
     event_types=("trump_named", "trump_given", "card_given_back", "passed", "card_played",
                  "trick_won", "hand_over"),

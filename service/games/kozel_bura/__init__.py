@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from service.cards import DeckSource
+from service.cards import DeckSource, codes
 from service.errors import HandNotFinished, InvalidMatch, InvalidState
 from service.games.base import (
     DealSetup,
@@ -23,7 +23,8 @@ from service.games.multi_trick.engine import POINTS, Molodka, Phase, State
 INFO = GameInfo(
     id="kozel-bura", name_en="Kozel-bura", name_ru="Козёл-бура", player_counts=(2, 3, 4, 5),
     default_players=2, deck="36 cards (A 10 K Q J 9 8 7 6 of each suit), or 32 without the sixes",
-    card_values=card_values(rules.DECKS[36], POINTS), move_types=tuple(SCHEMAS.moves),
+    card_values=card_values(rules.DECKS[36], POINTS), deck_cards=tuple(codes(rules.DECKS[36])),
+    move_types=tuple(SCHEMAS.moves),
     reasons=rules.Reason,
     event_types=("lead", "molodka", "beat", "discard", "trick_won", "card_drawn", "hand_over"),
     options=options_wire(Options()),

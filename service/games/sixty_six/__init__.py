@@ -16,7 +16,7 @@ INFO = GameInfo(
     player_counts=(2,),
     default_players=2,
     deck="24 cards, A 10 K Q J 9 in each suit: " + " ".join(codes(rules.DECK)),
-    card_values=card_values(rules.DECK, rules.POINTS),
+    card_values=card_values(rules.DECK, rules.POINTS), deck_cards=tuple(codes(rules.DECK)),
     move_types=tuple(SCHEMAS.moves),
     reasons=rules.Reason,
     event_types=(
