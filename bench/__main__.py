@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bench import report
+from bench import limits, report
 from bench.bodies import bodies
 from bench.load import Run, dumps, gunicorn, run
 from service.cards import SeedStream
@@ -65,13 +65,21 @@ def in_process(game_id: str) -> list[dict[str, Any]]:
         while game.to_move(s) is not None:
             s, _ = game.apply(s, rng.choice(game.legal_moves(s, game.to_move(s))))
 
+    def validate_largest() -> None:
+        body = validate_bodies[0]  # the bodies come largest state first
+        state, move = game.load_state(body["state"]), game.load_move(body["move"])
+        game.check(state, move)
+        after, events = game.apply(state, move)
+        game.dump_state(after), [e.to_wire() for e in events]
+
     rows = [
         ("validate (load state and move, check, apply, dump state and events)", validate,
          len(validate_bodies)),
+        ("validate, largest state", validate_largest, 1),
         ("legal-moves (load state, list and dump the moves)", listing, len(listing_bodies)),
         ("random hand played out (rules only)", hand, 1),
     ]
-    return [{"game": game_id, "what": what, "us": round(micros(call, number=20 if size > 1 else 50) / size, 1)}
+    return [{"game": game_id, "what": what, "us": round(micros(call, number=20 if size > 1 else 200) / size, 1)}
             for what, call, size in rows]
 
 
@@ -107,9 +115,11 @@ def main() -> None:
     conns_list = [int(c) for c in os.environ.get("BENCH_CONNS", "16,64").split(",")]
     measure_in_process = os.environ.get("BENCH_IN_PROCESS", "1") != "0"
     processes = [r for g in games for r in in_process(g)] if measure_in_process else []
+    listings = limits.in_process() if measure_in_process else []
     rows: list[dict[str, Any]] = []
     with gunicorn("service:create_app()", SERVICE_PORT) as service_pids, \
             gunicorn("bench.ceiling:create_app()", CEILING_PORT) as ceiling_pids:
+        served = limits.over_http(f"http://127.0.0.1:{SERVICE_PORT}")
         for game_id in games:
             for endpoint, payloads in bodies(game_id).items():
                 if endpoints and endpoint not in endpoints:
@@ -121,8 +131,14 @@ def main() -> None:
                     print(_line(row), flush=True)
     for item in processes:
         print(f"{item['game']:<11} {item['what']:<46} {item['us']:>10} µs")
+    for item in listings:
+        print(f"{item['game']:<11} {item['what']}: {item['entries']} entries, {item['us']} µs in process")
+    for item in served:
+        print(f"{item['game']:<11} {item['what']}: HTTP {item['status']}, {item['entries']} entries, "
+              f"{item['bytes']} bytes, {item['ms']} ms")
     RESULTS.parent.mkdir(exist_ok=True)
-    result = {"seconds": seconds, "rows": rows, "in_process": processes}
+    result = {"seconds": seconds, "rows": rows, "in_process": processes, "limits": listings,
+              "limits_http": served}
     RESULTS.write_text(json.dumps(result, indent=1))
     print()
     print(report.summary(result))

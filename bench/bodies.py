@@ -1,10 +1,16 @@
 """Realistic request bodies for every endpoint of every game, from seeded random playouts:
-states early, in the middle and late in a hand, the largest states of each game among them."""
+states early, in the middle and late in a hand, at the default options and at the options that
+deal the most cards, the largest states of each game among them."""
 
 from __future__ import annotations
 
+import json
 import random
+import re
+from itertools import product
 from typing import Any
+
+from marshmallow.validate import OneOf
 
 from service.cards import SeedStream
 from service.games import GAMES
@@ -14,9 +20,31 @@ Body = dict[str, Any]
 HANDS = 12
 
 
-def _playout(game: Game, seed: str, players: int) -> list[Any]:
+def largest_options(game: Game) -> dict[str, Any]:
+    """The options that deal the most cards (Bezique's ten packs with the wild cards), trying
+    every combination of the options with a closed set of values; the defaults among equals."""
+    choices = []
+    for name, field in game.schemas.options._declared_fields.items():
+        closed = [v.choices for v in field.validators if isinstance(v, OneOf)]
+        if closed:
+            choices.append([(name, value) for value in closed[0]])
+    players = max(game.info.player_counts)
+    best, most = {}, _cards_dealt(game, players, {})
+    for combination in product(*choices):
+        options = dict(combination)
+        if (dealt := _cards_dealt(game, players, options)) > most:
+            best, most = options, dealt
+    return best
+
+
+def _cards_dealt(game: Game, players: int, options: dict[str, Any]) -> int:
+    state = game.dump_state(game.deal(DealSetup(players, None, options, None), SeedStream("size")))
+    return len(re.findall(r'"(?:10|[2-9JQKA])[CDHS]"|"JK"', json.dumps(state)))
+
+
+def _playout(game: Game, seed: str, players: int, options: dict[str, Any]) -> list[Any]:
     rng = random.Random(seed)
-    state = game.deal(DealSetup(players, None, {}, None), SeedStream(seed))
+    state = game.deal(DealSetup(players, None, options, None), SeedStream(seed))
     states = [state]
     while game.to_move(state) is not None:
         state, _ = game.apply(state, rng.choice(game.legal_moves(state, game.to_move(state))))
@@ -40,13 +68,15 @@ def _illegal(game: Game, state: Any) -> Body | None:
 
 
 def bodies(game_id: str) -> dict[str, list[Body]]:
-    """Per endpoint, bodies to rotate through; the largest state of the playouts comes first."""
+    """Per endpoint, bodies to rotate through; the largest state of the playouts comes first.
+    Every other hand is dealt with the options that deal the most cards."""
     game = GAMES[game_id]
     players = max(game.info.player_counts)
+    configurations = [{}, largest_options(game)]
     playing: list[Any] = []
     finished: list[Any] = []
     for n in range(HANDS):
-        states = _playout(game, f"bench-{game_id}-{n}", players)
+        states = _playout(game, f"bench-{game_id}-{n}", players, configurations[n % 2])
         live = [s for s in states if game.to_move(s) is not None]
         picks = {0, len(live) // 2, len(live) - 1} if live else set()
         playing += [live[i] for i in sorted(picks)]
@@ -63,6 +93,6 @@ def bodies(game_id: str) -> dict[str, list[Body]]:
             out["validate-illegal"].append({"state": wire, "move": illegal})
         out["legal-moves"].append({"state": wire})
         out["view"].append({"state": wire, "seat": n % wire["seats"]})
-        out["deal"].append({"seed": f"deal-{n}", "players": players})
+        out["deal"].append({"seed": f"deal-{n}", "players": players, "options": wire["options"]})
     out["score"] = [{"state": game.dump_state(s)} for s in finished]
     return out

@@ -14,6 +14,7 @@ cards first and the face-up trump card last.
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -140,14 +141,13 @@ def position_wire(
 
     # the table
     exposed_wire: list[list[dict[str, Any]]] = [[] for _ in range(seats)]
-    next_id = 1
+    given = {entry["id"] for seat in (exposed or {}).values() for entry in seat if "id" in entry}
+    free = (i for i in itertools.count(1) if i not in given)
     for seat in range(seats):
         for entry in (exposed or {}).get(seat, ()):
-            item = {"card": entry["card"], "as": entry.get("as", entry["card"]), "tags": sorted(entry["tags"])}
-            item["id"] = entry.get("id", next_id)
-            next_id = max(next_id, item["id"]) + 1
-            exposed_wire[seat].append({"id": item["id"], "card": item["card"], "as": item["as"],
-                                       "tags": item["tags"]})
+            exposed_wire[seat].append({"id": entry["id"] if "id" in entry else next(free), "card": entry["card"],
+                                       "as": entry.get("as", entry["card"]), "tags": sorted(entry["tags"])})
+    next_id = 1 + max((e["id"] for seat in exposed_wire for e in seat), default=0)
     _take(pool, (e["card"] for seat in exposed_wire for e in seat), "exposed")
 
     # the trick in progress

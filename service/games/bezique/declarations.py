@@ -243,4 +243,4 @@ def _fill(sources: list[tuple[_Source, int]], index: int, need: int,
     for take in range(most, -1, -1):
         left = jokers - take if source.joker else jokers
         for picks, jokers_left in _fill(sources, index + 1, need - take, left):
-            yield ([(source, take)] + picks if take else picks), jokers_left
+            yield ([(source, take), *picks] if take else picks), jokers_left

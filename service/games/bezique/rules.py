@@ -293,9 +293,11 @@ def _check_window(state: State, seat: int, *, declaring: bool) -> None:
     if state.declared_in_window and state.phase == Phase.LEAD and seat == state.leader:
         refuse(Reason.ALREADY_DECLARED, "one declaration or pass per trick won")
     if state.phase != Phase.DECLARE or seat != state.trick_winner:
-        refuse(Reason.NOT_DECLARATION_WINDOW, "only the winner of the trick just won declares, before the draw")
+        refuse(Reason.NOT_DECLARATION_WINDOW,
+               "only the winner of the trick just won declares, before the draw")
     last = state.last_declared_after_trick[seat]
-    if declaring and state.options.declaration_spacing == "not_consecutive" and last == state.tricks_played - 1:
+    spaced = state.options.declaration_spacing == "not_consecutive"
+    if declaring and spaced and last == state.tricks_played - 1:
         refuse(Reason.DECLARED_LAST_TRICK, "this seat declared after the previous trick")
 
 
@@ -310,7 +312,8 @@ def _check_declaration(state: State, move: Declare) -> None:
         refuse(Reason.NEEDS_CARD_FROM_HAND, "a declaration puts at least one card from the hand")
     family = decl.KINDS_OF_FAMILY[rule.family]
     if any(e.tags & family for e in table):
-        refuse(Reason.CARD_ALREADY_USED_IN_FAMILY, f"a table card has already scored in the {rule.family} family")
+        refuse(Reason.CARD_ALREADY_USED_IN_FAMILY,
+               f"a table card has already scored in the {rule.family} family")
     identities = [as_ or card for card, as_ in move.from_hand] + [e.as_ for e in table]
     if rule.extra:
         _check_extra(state, move, identities)
@@ -323,10 +326,12 @@ def _check_held(state: State, move: Declare) -> list[Exposed]:
     each once; answers the table cards."""
     missing = Counter(card for card, _ in move.from_hand) - Counter(state.hands[move.seat])
     if missing:
-        refuse(Reason.CARD_NOT_IN_HAND, f"not in seat {move.seat}'s hand: {' '.join(c.code for c in missing)}")
+        listed = " ".join(c.code for c in missing)
+        refuse(Reason.CARD_NOT_IN_HAND, f"not in seat {move.seat}'s hand: {listed}")
     table = [_exposed(state, move.seat, i) for i in move.from_table]
     if None in table or len(set(move.from_table)) != len(move.from_table):
-        refuse(Reason.CARD_NOT_IN_HAND, f"from_table lists ids that are not seat {move.seat}'s exposed cards, once each")
+        refuse(Reason.CARD_NOT_IN_HAND,
+               f"from_table lists ids that are not seat {move.seat}'s exposed cards, once each")
     for card, as_ in move.from_hand:
         _check_identity(card, as_)
     return [e for e in table if e is not None]
@@ -449,7 +454,8 @@ def _declare(state: State, move: Declare) -> tuple[State, Event]:
     return evolve(
         state, hands=_with(state.hands, seat, _without(state.hands[seat], [c for c, _ in move.from_hand])),
         exposed=_with(state.exposed, seat, tagged + new), next_exposed_id=first + len(new),
-        decl_counts=_with(state.decl_counts, seat, counts), scores=_with(state.scores, seat, state.scores[seat] + gained),
+        decl_counts=_with(state.decl_counts, seat, counts),
+        scores=_with(state.scores, seat, state.scores[seat] + gained),
         last_declared_after_trick=_with(state.last_declared_after_trick, seat, state.tricks_played),
         declared_in_window=True,
     ), Event("declared", seat, shown, gained)

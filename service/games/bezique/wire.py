@@ -49,10 +49,12 @@ def load_move(wire: Wire) -> Move:
             raise SchemaViolation("the move does not match the schema", (
                 FieldError("/cards" if played is None else "/exposed_id",
                            "a play sends exactly one of: cards, exposed_id"),))
-        return Play(seat, None if played is None else CARDS[played[0]], _identity(wire), wire.get("exposed_id"))
+        card = None if played is None else CARDS[played[0]]
+        return Play(seat, card, _identity(wire), wire.get("exposed_id"))
     if kind == Declare.kind:
         hand = tuple((CARDS[e["card"]], _identity(e)) for e in wire["from_hand"])
-        return Declare(seat, wire["kind"], wire.get("multiplicity", 1), hand, tuple(wire.get("from_table", ())))
+        table = tuple(wire.get("from_table", ()))
+        return Declare(seat, wire["kind"], wire.get("multiplicity", 1), hand, table)
     return Pass(seat) if kind == Pass.kind else ExchangeTrump(seat)
 
 
@@ -135,10 +137,11 @@ def _check_seats(state: State) -> None:
     for seat in range(state.seats):
         if seat in active:
             continue
-        for name, value, empty in (("hands", state.hands[seat], ()), ("exposed", state.exposed[seat], ()),
-                                   ("won_cards", state.won_cards[seat], ()), ("scores", state.scores[seat], 0),
-                                   ("decl_counts", state.decl_counts[seat], (0,) * len(LADDERED)),
-                                   ("last_declared_after_trick", state.last_declared_after_trick[seat], None)):
+        for name, value, empty in (
+                ("hands", state.hands[seat], ()), ("exposed", state.exposed[seat], ()),
+                ("won_cards", state.won_cards[seat], ()), ("scores", state.scores[seat], 0),
+                ("decl_counts", state.decl_counts[seat], (0,) * len(LADDERED)),
+                ("last_declared_after_trick", state.last_declared_after_trick[seat], None)):
             _require(value == empty, f"/{name}/{seat}", f"seat {seat} deals and sits out this hand")
     _require(state.leader in active, "/leader", f"the leader is one of the active seats {list(active)}")
     for seat, last in enumerate(state.last_declared_after_trick):
@@ -193,12 +196,12 @@ def _check_trick(state: State) -> None:
 def _check_progress(state: State) -> None:
     """The phase, the turn, the stock and the holdings agree with the tricks played (§4.1, §5)."""
     active, phase = state.active, state.phase
+    if state.stock and state.stock[-1].suit != state.trump_suit:
+        raise InvalidState(f"/stock/{len(state.stock) - 1}",
+                           f"the stock's last card is the turned trump card: a {state.trump_suit} card")
     a = len(active)
     dealt = len(rules.full_deck(state.options)) - HAND_SIZE * a
-    if phase == Phase.DECLARE:
-        drawn = a * (state.tricks_played - 1)
-    else:
-        drawn = a * state.tricks_played
+    drawn = a * (state.tricks_played - (phase == Phase.DECLARE))  # no draw yet for the trick just won
     _require(len(state.stock) == dealt - drawn, "/stock",
              f"after {state.tricks_played} tricks ({phase}) the stock holds {dealt - drawn} cards")
     _require(sum(map(len, state.won_cards)) == a * state.tricks_played, "/won_cards",
@@ -212,7 +215,8 @@ def _check_progress(state: State) -> None:
         holding = HAND_SIZE - (phase == Phase.DECLARE or seat in in_trick)
         size = len(state.hands[seat]) + len(state.exposed[seat])
         if size != holding:
-            raise InvalidState(f"/hands/{seat}", f"seat {seat} holds {holding} cards (hand and exposed), not {size}")
+            raise InvalidState(f"/hands/{seat}",
+                               f"seat {seat} holds {holding} cards (hand and exposed), not {size}")
 
 
 def _check_turn(state: State) -> None:
@@ -255,7 +259,8 @@ def _derived(state: State) -> Wire:
     trump_card = state.trump_card
     return {
         "status": Status.of(finished=state.phase == Phase.FINISHED), "active": list(state.active),
-        "bezique_jack": state.bezique_jack.code, "trump_card": None if trump_card is None else trump_card.code,
+        "bezique_jack": state.bezique_jack.code,
+        "trump_card": None if trump_card is None else trump_card.code,
         "result": _result(state),
     }
 
@@ -270,7 +275,8 @@ def _public(state: State) -> Wire:
         **_derived(state), "options": options_wire(state.options), "trump_suit": state.trump_suit,
         "exposed": [[_exposed_wire(e) for e in seat] for seat in state.exposed],
         "next_exposed_id": state.next_exposed_id, "phase": str(state.phase), "leader": state.leader,
-        "trick": [{"seat": p.seat, "card": p.card.code, "as": p.as_.code, "from": p.source} for p in state.trick],
+        "trick": [{"seat": p.seat, "card": p.card.code, "as": p.as_.code, "from": p.source}
+                  for p in state.trick],
         "trick_winner": state.trick_winner, "declared_in_window": state.declared_in_window,
         "decl_counts": [dict(zip(LADDERED, c, strict=True)) for c in state.decl_counts],
         "last_declared_after_trick": list(state.last_declared_after_trick), "scores": list(state.scores),

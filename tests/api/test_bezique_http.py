@@ -1,0 +1,112 @@
+"""Bezique over HTTP: a whole hand of every configuration with nothing but deal, legal-moves,
+validate and score; a match to its target; the shapes of a move the schema alone cannot refuse;
+the longest listing the rules file names."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from bench.limits import bezique_jacks
+
+P = "/v1/games/bezique"
+
+
+def post(client, path, body):
+    answer = client.post(f"{P}/{path}", json=body)
+    assert answer.status_code == 200, (path, answer.json)
+    return answer.json
+
+
+def cards_in(state):
+    piles = [state["stock"], *state["hands"], *state["won_cards"]]
+    piles += [[e["card"] for e in seat] for seat in state["exposed"]]
+    piles.append([t["card"] for t in state["trick"]])
+    return Counter(c for pile in piles for c in pile)
+
+
+def play_hand(client, rng, state):
+    deck = cards_in(state)
+    while state["status"] == "in_progress":
+        moves = post(client, "legal-moves", {"state": state})["moves"]
+        answer = post(client, "validate", {"state": state, "move": rng.choice(moves)})
+        assert answer["legal"]
+        state = answer["state"]
+        assert cards_in(state) == deck
+    return state
+
+
+@pytest.mark.parametrize("packs", [8, 10])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_whole_hand_of_every_configuration_plays_to_the_end_and_scores(client, packs, players):
+    rng = random.Random(f"{packs}-{players}")
+    dealt = post(client, "deal", {"seed": f"conf-{packs}-{players}", "players": players,
+                                  "options": {"packs": packs}})["state"]
+    assert sum(cards_in(dealt).values()) == 20 * packs + 14
+    final = play_hand(client, rng, dealt)
+    active = len(final["active"])
+    assert final["tricks_played"] == (20 * packs + 14 - 18 * active) // active  # §5.3
+    scored = post(client, "score", {"state": final})
+    assert scored["hand"]["scores"] == final["scores"] == scored["match"]["totals"]
+    sitting_out = [s for s in range(players) if s not in final["active"]]
+    assert all(final["scores"][s] == 0 for s in sitting_out)
+
+
+def test_a_match_is_played_to_its_target_with_the_deal_passing_clockwise(client):
+    rng, match, options, hands = random.Random(3), None, {"target_score": 150}, 0
+    while match is None or not match["over"]:
+        body = {"seed": f"match-{hands}", "players": 3, "options": options}
+        state = post(client, "deal", {**body, **({"match": match} if match else {})})["state"]
+        assert state["dealer"] == (match["next_dealer"] if match else 0)
+        assert state["hands"][state["dealer"]] == []  # §2.3: the dealer sits out at three
+        before = match["totals"] if match else [0, 0, 0]
+        final = play_hand(client, rng, state)
+        match = post(client, "score", {"state": final, "match": match})["match"]
+        assert match["totals"] == [b + s for b, s in zip(before, final["scores"], strict=True)]
+        assert match["next_dealer"] == (state["dealer"] + 1) % 3 == match["sitting_out"]
+        hands += 1
+    top = max(match["totals"])
+    assert top >= 150 and match["winner"] == [match["totals"].index(top)]
+    again = client.post(f"{P}/deal", json={"seed": "after", "players": 3, "match": match})
+    assert again.status_code == 422 and again.json["errors"][0]["pointer"] == "/match/over"
+
+
+@pytest.mark.parametrize(("move", "pointer"), [
+    ({"type": "play", "seat": 1}, "/move/cards"),
+    ({"type": "play", "seat": 1, "cards": ["AS"], "exposed_id": 1}, "/move/exposed_id"),
+    ({"type": "declare", "seat": 1, "kind": "four_nines", "from_hand": []}, "/move/kind"),
+    ({"type": "declare", "seat": 1, "kind": "bezique", "multiplicity": 0, "from_hand": []},
+     "/move/multiplicity"),
+])
+def test_a_move_of_no_shape_the_game_takes_is_a_422_at_its_field(client, move, pointer):
+    state = post(client, "deal", {"seed": "shape"})["state"]
+    answer = client.post(f"{P}/validate", json={"state": state, "move": move})
+    assert answer.status_code == 422 and answer.content_type == "application/problem+json"
+    assert answer.json["errors"][0]["pointer"] == pointer, answer.json
+
+
+def test_an_inconsistent_state_names_the_field(client):
+    state = post(client, "deal", {"seed": "broken"})["state"]
+    three = post(client, "deal", {"seed": "broken", "players": 3})["state"]  # the dealer, 0, sits out
+    cases = {
+        "/hands/0": {**three, "hands": [three["hands"][1][-1:], three["hands"][1][:-1], three["hands"][2]]},
+        "/trump_suit": {**state, "trump_suit": "X"},
+        "/exposed": {**state, "exposed": [[]]},
+        "/stock": {**state, "stock": state["stock"][1:] + state["stock"][:1]},
+    }
+    for pointer, broken in cases.items():
+        answer = client.post(f"{P}/validate", json={"state": broken, "move": {"type": "pass", "seat": 1}})
+        assert answer.status_code == 422, pointer
+        assert answer.json["errors"][0]["pointer"].startswith(f"/state{pointer}"), (pointer, answer.json)
+
+
+def test_the_longest_listing_the_rules_name_is_answered_in_full(client):
+    listing = post(client, "legal-moves", bezique_jacks())["moves"]
+    assert len(listing) > 3400 and len({str(m) for m in listing}) == len(listing)
+    assert {"seat": 1, "type": "pass"} in listing
+    four = {"seat": 1, "type": "declare", "kind": "four_jacks", "multiplicity": 1,
+            "from_hand": [{"card": "JC"}, {"card": "JC"}, {"card": "JD"}, {"card": "JS"}], "from_table": []}
+    assert four in listing
+    assert post(client, "validate", {**bezique_jacks(), "move": four})["legal"]
