@@ -18,7 +18,7 @@ from service.games.bezique import declarations, rules
 from service.games.bezique.rules import Declare, ExchangeTrump, Pass, Play, Played
 from tests.games.bezique_positions import GAME, deck_codes, position, position_wire, shown
 
-PACK = "AC 10C KC QC JC AD 10D KD QD JD AH 10H KH QH JH AS 10S KS QS JS".split()
+PACK = ["AC", "10C", "KC", "QC", "JC", "AD", "10D", "KD", "QD", "JD", "AH", "10H", "KH", "QH", "JH", "AS", "10S", "KS", "QS", "JS"]
 SUIT_ORDER = "CDHS"
 RANK_ORDER = ("A", "10", "K", "Q", "J", "9")
 IDENTITIES = [r + s for s in SUIT_ORDER for r in RANK_ORDER]
@@ -127,7 +127,7 @@ def canon_key(card):
 def canonical(state, move):
     """§4.6: the entry a declaration maps to: natural cards then JKs, each in canonical card
     order (a JK by its nomination); the lowest ids of each table class used, ascending."""
-    if not isinstance(move, Declare) or any(c is JOKER and x is None for c, x in move.from_hand):
+    if not isinstance(move, Declare) or any(c is JOKER and x in (None, JOKER) for c, x in move.from_hand):
         return move
     naturals = sorted((c for c, _ in move.from_hand if c is not JOKER), key=canon_key)
     wild = sorted((x for c, x in move.from_hand if c is JOKER), key=canon_key)
@@ -172,7 +172,7 @@ def test_2_1_E1_deck_composition(options, size):
 
 def test_2_1_canonical_order():
     deck = codes(rules.full_deck(rules.Options()))
-    nines = "9C 9C 9C 9D 9D 9D 9H 9H 9H 9S 9S 9S".split()
+    nines = ["9C", "9C", "9C", "9D", "9D", "9D", "9H", "9H", "9H", "9S", "9S", "9S"]
     assert deck == PACK * 8 + nines + ["JK", "JK"]
     assert codes(rules.full_deck(rules.Options(packs=10, wild_cards=0))) == PACK * 10 + nines
 
@@ -277,7 +277,7 @@ def test_3_E2_deal_positions_two_seats():
     assert state.hands[1][0].code == "QS" and state.hands[0][0].code == "JH"
     dumped = GAME.dump_state(state)
     assert dumped["trump_suit"] == "D" and dumped["bezique_jack"] == "JH" and dumped["trump_card"] == "KD"
-    assert dumped["stock"] == deck[37:] + ["KD"] and len(dumped["stock"]) == 138
+    assert dumped["stock"] == [*deck[37:], "KD"] and len(dumped["stock"]) == 138
     assert dumped["to_move"] == 1 == dumped["leader"] and dumped["phase"] == "lead"
     assert dumped["tricks_played"] == 0 and dumped["declared_in_window"] is False
 
@@ -291,7 +291,7 @@ def test_3_E3_four_seats():
     assert state.hands[2] == ()
     dumped = GAME.dump_state(state)
     assert dumped["trump_card"] == "9C" and dumped["trump_suit"] == "C" and dumped["bezique_jack"] == "JS"
-    assert dumped["stock"] == deck[55:] + ["9C"] and len(dumped["stock"]) == 120
+    assert dumped["stock"] == [*deck[55:], "9C"] and len(dumped["stock"]) == 120
     assert dumped["to_move"] == 3
 
 
@@ -300,20 +300,20 @@ def test_3_E4_wild_card_at_the_turn_up():
     state = dealt(deck)
     dumped = GAME.dump_state(state)
     assert dumped["trump_card"] == "10C" and dumped["trump_suit"] == "C" and dumped["bezique_jack"] == "JS"
-    assert dumped["stock"] == deck[38:] + ["JK", "10C"] and len(dumped["stock"]) == 138
+    assert dumped["stock"] == [*deck[38:], "JK", "10C"] and len(dumped["stock"]) == 138
 
 
 def test_3_2_both_wild_cards_at_the_turn_up():
     deck = fix(seeded_deck(), p36="JK", p37="JK", p38="QH")
     dumped = GAME.dump_state(dealt(deck))
     assert dumped["trump_card"] == "QH" and dumped["bezique_jack"] == "JD"
-    assert dumped["stock"] == deck[39:] + ["JK", "JK", "QH"]
+    assert dumped["stock"] == [*deck[39:], "JK", "JK", "QH"]
 
 
 def test_3_2_wild_card_at_the_55th_card():
     deck = fix(seeded_deck(), p54="JK", p55="KS")
     dumped = GAME.dump_state(dealt(deck, seats=4, dealer=0))
-    assert dumped["trump_card"] == "KS" and dumped["stock"] == deck[56:] + ["JK", "KS"]
+    assert dumped["trump_card"] == "KS" and dumped["stock"] == [*deck[56:], "JK", "KS"]
 
 
 @pytest.mark.parametrize(("seats", "dealer", "k", "expected"), [
@@ -334,7 +334,7 @@ def test_3_1_packets(seats, dealer, k, expected):
     state = dealt(deck, seats=seats, dealer=dealer, deal_packet_size=k)
     for seat, indices in expected.items():
         assert codes(state.hands[seat]) == [deck[i] for i in indices]
-    assert codes(state.stock) == deck[18 * a + 1:] + ["AD"]
+    assert codes(state.stock) == [*deck[18 * a + 1:], "AD"]
 
 
 def test_3_through_the_game_with_a_given_order():
@@ -342,7 +342,7 @@ def test_3_through_the_game_with_a_given_order():
     state = GAME.deal(DealSetup(2, None, {}, None), GivenOrder(deck))
     dumped = GAME.dump_state(state)
     assert dumped["dealer"] == 0 and dumped["hands"][1][:3] == deck[0:3] and dumped["hands"][0][:3] == deck[3:6]
-    assert dumped["stock"] == deck[37:] + ["KD"] and dumped["trump_card"] == "KD"
+    assert dumped["stock"] == [*deck[37:], "KD"] and dumped["trump_card"] == "KD"
 
 
 @pytest.mark.parametrize(("seats", "options", "size"), [
@@ -444,6 +444,8 @@ DECLARE_ROWS = [
     # 3
     ("4.3.3-not_declaration_window-first_lead", FIRST_LEAD, declare(1, "bezique", "QH JD"), "not_declaration_window"),
     ("4.3.3-not_declaration_window-follow", FOLLOW_QH, declare(0, "bezique", "QH JD"), "not_declaration_window"),
+    ("4.3.3-not_declaration_window-leader_during_the_trick", FOLLOW_QH, declare(1, "bezique", "QH JD"),
+     "not_declaration_window"),
     ("4.3.3-not_declaration_window-loser", WIN, declare(0, "bezique", "QH JD"), "not_declaration_window"),
     ("4.3.3-not_declaration_window-loser_pass", WIN, Pass(0), "not_declaration_window"),
     ("4.3.3-declared_last_trick", SPACED, declare(1, "bezique", "QH JD"), "declared_last_trick"),
@@ -765,6 +767,8 @@ EXTRA_ROWS = [
      "invalid_combination"),
     ("4.5e-from_table_not_empty", "QS", s_shown("QS", "four_trump_queens", 4) + s_shown("QS", "bezique"),
      "extra_trump_queen", [5], 1, "invalid_combination"),
+    ("4.5e-from_table_four_card-family_checked_first", "QS", s_shown("QS", "four_trump_queens", 4),
+     "extra_trump_queen", [1], 1, "card_already_used_in_family"),
     ("4.5e-multiplicity_one", "QS", s_shown("QS", "four_trump_queens", 4), "extra_trump_queen", [], 2,
      "bad_multiplicity"),
     ("4.5e-other_category", "QS", s_shown("KS", "four_trump_kings", 4), "extra_trump_queen", [], 1,
@@ -891,6 +895,11 @@ ORACLE = [
         shown("QH", "bezique")]), ["QH", "JD", "KH", "JK"]),
     ("4.6-oracle-fours", window("QS QS QC JK", trump="S", exposed=s_shown("QS", "four_trump_queens", 3)
                                 + s_shown("QS", "bezique")), ["QS", "QS", "QC", "JK"]),
+    ("4.6-oracle-extras", window("QS KS JK", trump="S", exposed=s_shown("QS", "four_trump_queens", 4)
+                                 + s_shown("KS", "trump_marriage")), ["QS", "KS", "JK"]),
+    ("4.6-oracle-wild_and_natural_classes", window("KH JD", exposed=[
+        shown("QH", "bezique"), shown("JK", "bezique", as_="QH"), shown("QH", "bezique"), shown("JD", "four_jacks")]),
+     ["KH", "JD"]),
     ("4.6-oracle-two_wild_cards", window("KH JK JK", exposed=[shown("QH", "bezique"), shown("JD", "bezique")]),
      ["KH", "JK", "JK"]),
 ]
@@ -922,7 +931,7 @@ def test_4_6_a_move_is_legal_iff_its_canonical_entry_is_listed(state, cards_):
                         assert (canonical(state, move) in found) == legal, move
                         if legal:
                             seen_legal.add(canonical(state, move))
-    assert seen_legal == found
+    assert seen_legal == found and found
 
 
 # --- §5.1 trick winners (E5, E6) -------------------------------------------------------------------
@@ -1134,6 +1143,7 @@ def test_7_1_E9_four_trump_queens_and_extras():
     assert sum(e.as_.code == "QS" for e in state.exposed[1]) == 5
     state = at(state, declare(1, "extra_trump_queen", "QS"))  # c = 6 again
     total.append(state.scores[1])
+    assert sorted(e.id for e in state.exposed[1]) == [2, 3, 4, 5, 6, 7]  # §4.1: id 1 is not reused
     state = win_trick(state)
     state = at(state, declare(1, "extra_trump_queen", "JK:QS"))  # c = 7
     total.append(state.scores[1])
@@ -1310,6 +1320,16 @@ def test_7_3_the_first_hand_without_a_match_reaching_the_target():
     state = position(phase="finished", scores={0: 1200, 1: 40})
     after = GAME.score(state, None)["match"]
     assert after["totals"] == [1200, 40] and after["over"] is True and after["winner"] in (0, [0])
+
+
+def test_D13_a_seat_sees_its_own_hand_and_the_table_only():
+    state = window("QH JD", exposed=[shown("QH", "bezique")], hands={0: "KS"})
+    seen = GAME.view(state, 1)
+    assert "hands" not in seen and "stock" not in seen and "won_cards" not in seen
+    assert seen["hand"] == codes(state.hands[1]) and seen["hand_sizes"] == [17, 16]
+    assert seen["stock_size"] == len(state.stock) and seen["trump_card"] == state.trump_card.code
+    assert seen["exposed"][1] == [{"id": 1, "card": "QH", "as": "QH", "tags": ["bezique"]}]
+    assert GAME.view(state, None)["hand"] is None
 
 
 # --- every refusal code ----------------------------------------------------------------------------
