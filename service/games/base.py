@@ -11,7 +11,6 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import cache
 from typing import Any, Generic, NoReturn, Protocol, Self, TypeVar
 
 from service.cards import Card, DeckSource
@@ -302,17 +301,26 @@ def _overcount(card: Card, allowed: int) -> str:
     return f"{card.code} appears more often than the deck holds it ({times})"
 
 
-@cache
-def _deck_profile(full_deck: tuple[Card, ...]) -> frozenset[Card] | Counter[Card]:
+_PROFILES: dict[int, tuple[Sequence[Card], frozenset[Card] | Counter[Card]]] = {}
+"""Each deck's profile by the deck's identity (the decks are constants): hashing a 214-card
+tuple to find it cost 3 µs a request."""
+
+
+def _deck_profile(full_deck: Sequence[Card]) -> frozenset[Card] | Counter[Card]:
     """A one-pack deck as a set; a deck with repeated cards as a multiset."""
+    known = _PROFILES.get(id(full_deck))
+    if known is not None and known[0] is full_deck:
+        return known[1]
     unique = frozenset(full_deck)
-    return unique if len(unique) == len(full_deck) else Counter(full_deck)
+    profile = unique if len(unique) == len(full_deck) else Counter(full_deck)
+    _PROFILES[id(full_deck)] = (full_deck, profile)  # the entry keeps the deck, so its id stays its own
+    return profile
 
 
 def _same_multiset(full_deck: Sequence[Card], found: Sequence[Card]) -> bool:
     if len(found) != len(full_deck):
         return False
-    profile = _deck_profile(tuple(full_deck))
+    profile = _deck_profile(full_deck)
     if isinstance(profile, frozenset):
         return len(set(found)) == len(found) and profile.issuperset(found)
     # dict's own comparison, in C: counted piles hold no zero counts, so it is Counter's. Measured

@@ -170,13 +170,13 @@ class _Source:
     table: TableClass | None = None
 
 
-def listing(rule: KindRule, hand: Sequence[Card], classes: Sequence[TableClass],
+def listing(rule: KindRule, naturals: Counter[Card], jokers: int, classes: Sequence[TableClass],
             extra_count: int) -> Iterator[tuple[int, Choice]]:
     """Every legal declaration of one kind, as (multiplicity, canonical cards): the seat's
-    concealed ``hand``, its exposed cards grouped in ``classes``, and for an extra the count q of
-    category cards already counted (§4.5 e)."""
-    naturals = Counter(c for c in hand if c is not JOKER)
-    jokers = len(hand) - sum(naturals.values())
+    concealed natural cards and wild cards, its exposed cards grouped in ``classes``, and for an
+    extra the count q of category cards already counted (§4.5 e)."""
+    if not jokers and rule.identities.isdisjoint(naturals):
+        return  # every declaration puts a card from the hand
     if rule.extra:
         if extra_count >= 4:
             yield from ((1, c) for c in _choices(rule.groups, naturals, jokers, (), 1))

@@ -78,7 +78,13 @@ def dump_move(move: Move) -> Wire:
 
 
 def _exposed(wire: Wire) -> Exposed:
-    return Exposed(wire["id"], CARDS[wire["card"]], CARDS[wire["as"]], frozenset(wire["tags"]))
+    return Exposed(wire["id"], CARDS[wire["card"]], CARDS[wire["as"]], _tag_set(tuple(wire["tags"])))
+
+
+@cache
+def _tag_set(tags: tuple[str, ...]) -> frozenset[str]:
+    """One set for each list of tags sent (there are few): equal tags then share one object."""
+    return frozenset(tags)
 
 
 def load_state(wire: Wire) -> State:
@@ -125,9 +131,11 @@ def _zones(state: State) -> list[tuple[str, tuple[Card, ...]]]:
 
 
 def _check_cards(state: State) -> None:
-    """Every card of the deck (§2.1, for these options) in exactly one place."""
-    zones = _zones(state)
-    check_deck(rules.full_deck(state.options), list(chain.from_iterable(p for _, p in zones)), lambda: zones)
+    """Every card of the deck (§2.1, for these options) in exactly one place. (The pointers of
+    ``_zones`` are only formatted for a state that fails: 5 µs a 214-card load.)"""
+    found = [*state.stock, *chain.from_iterable(state.hands), *(e.card for x in state.exposed for e in x),
+             *(p.card for p in state.trick), *chain.from_iterable(state.won_cards)]
+    check_deck(rules.full_deck(state.options), found, lambda: _zones(state))
 
 
 def _check_seats(state: State) -> None:
@@ -266,7 +274,12 @@ def _derived(state: State) -> Wire:
 
 
 def _exposed_wire(e: Exposed) -> Wire:
-    return {"id": e.id, "card": e.card.code, "as": e.as_.code, "tags": sorted(e.tags)}
+    return {"id": e.id, "card": e.card.code, "as": e.as_.code, "tags": list(_sorted_tags(e.tags))}
+
+
+@cache
+def _sorted_tags(tags: frozenset[str]) -> tuple[str, ...]:
+    return tuple(sorted(tags))
 
 
 def _public(state: State) -> Wire:
