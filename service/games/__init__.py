@@ -7,6 +7,7 @@ from typing import Any
 from service.games.base import Game
 from service.games.bezique import Bezique
 from service.games.bura import Bura
+from service.games.canasta import Canasta
 from service.games.kozel import Kozel
 from service.games.kozel_bura import KozelBura
 from service.games.sixty_six import SixtySix
@@ -17,4 +18,5 @@ GAMES: dict[str, Game[Any, Any]] = {
     "kozel-bura": KozelBura(),
     "kozel": Kozel(),
     "bezique": Bezique(),
+    "canasta": Canasta(),
 }

@@ -1,0 +1,112 @@
+"""Canasta, docs/rules/canasta.md: the game object of the registry."""
+
+from __future__ import annotations
+
+from service.cards import DeckSource, codes
+from service.errors import HandNotFinished, InvalidMatch, InvalidState
+from service.games.base import DealSetup, Event, GameInfo, Wire, card_values, options_wire
+from service.games.canasta import listing, rules, wire
+from service.games.canasta import melds as m
+from service.games.canasta.rules import Move, Options, Phase, State
+from service.games.canasta.schemas import SCHEMAS
+
+INFO = GameInfo(
+    id="canasta", name_en="Canasta", name_ru="Канаста", player_counts=(2, 3, 4, 6), default_players=4,
+    deck="two packs of 52 and four jokers (108 cards); three packs and six jokers (162) at six players",
+    card_values={code: m.value(card, m.CLASSIC) for code, card in
+                 ((c.code, c) for c in rules.full_deck(6))},
+    deck_cards=tuple(codes(rules.full_deck(4))), move_types=tuple(SCHEMAS.moves), reasons=rules.Reason,
+    options=options_wire(Options()),
+    event_types=("drew", "red_three_laid", "took_pile", "took_upcard", "melded", "joker_exchanged",
+                 "discarded", "asked_to_go_out", "answered", "declined_pile", "went_out", "hand_over"),
+    variants=m.VARIANTS,
+)
+
+
+def _sides(players: int, options: Options) -> int:
+    if players not in rules.PLAYER_COUNTS[options.variant]:
+        raise InvalidState("/players", f"{options.variant} is played by {rules.PLAYER_COUNTS[options.variant]} "
+                                       "players")
+    return rules.table(players, options.variant).sides.count
+
+
+def _check_match(match: Wire, *, sides: int, dealer: int, at: str) -> None:
+    if len(match["totals"]) != sides:
+        raise InvalidMatch("/match/totals", f"one total per side: {sides}")
+    if match["over"] or match["winner"] is not None:
+        raise InvalidMatch("/match/over", "the match is over: deal a new one without a match")
+    if match["next_dealer"] != dealer:
+        raise InvalidMatch(at, f"the match says seat {match['next_dealer']} deals this hand")
+
+
+def match_after(state: State, totals: list[int]) -> Wire:
+    """§7.2: over once the top total reaches the target and nobody shares it."""
+    target, spec = state.target(), state.table
+    top = max(totals)
+    leaders = [side for side, total in enumerate(totals) if total == top]
+    over = top >= target and len(leaders) == 1
+    return {
+        "totals": totals, "target": target, "over": over,
+        "winner": list(spec.sides.members(leaders[0])) if over else None,
+        "next_dealer": (state.dealer + 1) % state.seats,
+        "next_minimums": [m.min_req(t, state.variant, seats=state.seats, base=state.options.initial_meld_base)
+                          for t in totals],
+    }
+
+
+class Canasta:
+    info = INFO
+    schemas = SCHEMAS
+
+    def deal(self, setup: DealSetup, source: DeckSource) -> State:
+        options = wire.load_options(setup.options)
+        sides = _sides(setup.players, options)
+        dealer = setup.dealing_seat()
+        scores = (0,) * sides
+        if setup.match is not None:
+            _check_match(setup.match, sides=sides, dealer=dealer, at="/dealer")
+            scores = tuple(setup.match["totals"])
+        return rules.deal(seats=setup.players, dealer=dealer, options=options, side_scores=scores, source=source)
+
+    def load_state(self, state: Wire) -> State:
+        return wire.load_state(state)
+
+    def dump_state(self, state: State) -> Wire:
+        return wire.dump_state(state)
+
+    def load_move(self, move: Wire) -> Move:
+        return wire.load_move(move)
+
+    def dump_move(self, move: Move) -> Wire:
+        return wire.dump_move(move)
+
+    def to_move(self, state: State) -> int | None:
+        return state.to_move
+
+    def check(self, state: State, move: Move) -> None:
+        rules.check(state, move)
+
+    def apply(self, state: State, move: Move) -> tuple[State, list[Event]]:
+        return rules.apply(state, move)
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        return listing.legal_moves(state, seat)
+
+    def view(self, state: State, seat: int | None) -> Wire:
+        return wire.view(state, seat)
+
+    def score(self, state: State, match: Wire | None) -> Wire:
+        if state.phase != Phase.HAND_OVER or state.result is None:
+            raise HandNotFinished("/state/phase", "the hand is not over: play it out first")
+        totals = list(state.side_scores)
+        if match is not None:
+            _check_match(match, sides=len(totals), dealer=state.dealer, at="/match/next_dealer")
+            if list(match["totals"]) != totals:
+                raise InvalidMatch("/match/totals", "the match's totals are the state's side_scores")
+        sides = [rules.hand_score(state, side) for side in range(len(totals))]
+        hand = {"sides": [{"meld_points": s.meld_points, "canasta_bonus": s.canasta_bonus,
+                           "red_three_points": s.red_three_points, "going_out_bonus": s.going_out_bonus,
+                           "hand_penalty": s.hand_penalty, "total": s.total} for s in sides],
+                "reason": state.result.reason, "went_out": state.result.went_out,
+                "concealed": state.result.concealed}
+        return {"hand": hand, "match": match_after(state, [t + s.total for t, s in zip(totals, sides, strict=True)])}

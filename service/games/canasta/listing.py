@@ -1,0 +1,266 @@
+"""Canasta's legal-moves list, docs/rules/canasta.md §4.13.
+
+A group is named by its counts (key, a naturals, b twos, j jokers) and its codes are filled by
+one rule: a key's first ``a`` naturals in suit order, the next ``b`` twos (after those of earlier
+groups of the move, ``top_cards`` first), ``j`` jokers. The list is the canonical subset of melds
+and takes that is complete up to splitting, each entry kept only if ``check`` accepts it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from service.cards import JOKER, Card
+from service.games.canasta import melds as m
+from service.games.canasta.melds import SEED_108, THREE, WILD_KEY
+from service.games.canasta.rules import (
+    AnswerGoOut,
+    AskGoOut,
+    DeclinePile,
+    Discard,
+    Draw,
+    ExchangeJoker,
+    Group,
+    Meld,
+    Melds,
+    Move,
+    Phase,
+    State,
+    TakePile,
+    TakeUpcard,
+    is_legal,
+    min_req,
+)
+
+Counts = tuple[int, int, int]
+"""A group's naturals, twos and jokers."""
+Plan = tuple[tuple[str, Counts], ...]
+"""Groups by key and counts, in key order."""
+WILD_VALUE = {"2": 20, "JK": 50}
+
+
+@dataclass(frozen=True, slots=True)
+class Pool:
+    """A hand as the listing sees it: each key's naturals in suit order, the twos in suit order,
+    the number of jokers."""
+
+    variant: str
+    naturals: dict[str, tuple[Card, ...]]
+    twos: tuple[Card, ...]
+    jokers: int
+
+    @staticmethod
+    def of(hand: Sequence[Card], variant: str) -> Pool:
+        naturals: dict[str, list[Card]] = {}
+        for card in sorted(hand, key=m.sort_key):
+            if not m.is_wild(card):
+                naturals.setdefault(str(card.rank), []).append(card)
+        twos = tuple(sorted((c for c in hand if c.rank == "2"), key=m.sort_key))
+        return Pool(variant, {k: tuple(v) for k, v in naturals.items()}, twos,
+                    sum(1 for c in hand if c is JOKER))
+
+    def count(self, key: str) -> int:
+        return 0 if key == WILD_KEY else len(self.naturals.get(key, ()))
+
+    def takes_wild(self, key: str) -> bool:
+        return key != THREE or not m.threes_special(self.variant)
+
+    def triples(self, key: str, *, twos: int, jokers: int) -> Iterator[Counts]:
+        """Every (a, b, j) of ``key`` within what is left, at least one card."""
+        wild = self.takes_wild(key)
+        for a in range(self.count(key) + 1):
+            for b in range(twos + 1 if wild else 1):
+                for j in range(jokers + 1 if wild else 1):
+                    if a + b + j:
+                        yield a, b, j
+
+    def points(self, key: str, counts: Counts) -> int:
+        a, b, j = counts
+        natural = m.value(self.naturals[key][0], self.variant) if a else 0
+        return a * natural + b * WILD_VALUE["2"] + j * WILD_VALUE["JK"]
+
+    def groups(self, plan: Plan, twos_used: int = 0) -> tuple[Group, ...]:
+        found = []
+        for key, (a, b, j) in plan:
+            found.append(Group(key, (*self.naturals.get(key, ())[:a], *self.twos[twos_used:twos_used + b],
+                                     *(JOKER,) * j)))
+            twos_used += b
+        return tuple(found)
+
+
+def legal_moves(state: State, seat: int) -> list[Move]:
+    if state.phase == Phase.HAND_OVER or seat != state.to_move:
+        return []
+    if state.phase == Phase.AWAIT_ANSWER:
+        found: list[Move] = [AnswerGoOut(seat, True), AnswerGoOut(seat, False)]
+    elif state.phase == Phase.DRAW:
+        found = [Draw(seat), *upcard_takes(state, seat), *pile_takes(state, seat), DeclinePile(seat)]
+    else:
+        found = [*meld_moves(state, seat), *exchanges(state, seat), AskGoOut(seat),
+                 *(Discard(seat, c) for c in _distinct(state.hands[seat]))]
+    return [move for move in found if is_legal(state, move)]
+
+
+def _distinct(hand: Sequence[Card]) -> list[Card]:
+    return sorted(set(hand), key=lambda c: (RANK_ORDER.get(str(c.rank), 99), m.sort_key(c)))
+
+
+RANK_ORDER = {rank: i for i, rank in enumerate(("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A",
+                                                 "2", "JK"))}
+
+
+def upcard_takes(state: State, seat: int) -> Iterator[Move]:
+    """§4.13: the first k naturals of the upcard's rank, k = 2 .. all of them."""
+    if state.variant != SEED_108 or state.turn_index or not state.pile:
+        return
+    naturals = Pool.of(state.hands[seat], state.variant).naturals.get(str(state.pile[0].rank), ())
+    yield from (TakeUpcard(seat, naturals[:k]) for k in range(2, len(naturals) + 1))
+
+
+def exchanges(state: State, seat: int) -> Iterator[Move]:
+    """One per opponent's meld with a joker and distinct natural code of its rank in the hand."""
+    if state.variant != SEED_108:
+        return
+    mine = state.side_of(seat)
+    for side, melds in enumerate(state.melds):
+        for key, cards in melds.items():
+            if side != mine and JOKER in cards:
+                codes = {c.code: c for c in state.hands[seat] if c.rank == key}
+                yield from (ExchangeJoker(seat, side, key, codes[code]) for code in sorted(codes))
+
+
+# --- meld (§4.13 rules 1-4) ------------------------------------------------------------------
+
+
+def meld_moves(state: State, seat: int) -> Iterator[Move]:
+    hand, side_melds = state.hands[seat], state.melds[state.side_of(seat)]
+    pool = Pool.of(hand, state.variant)
+    for key in m.keys(state.variant):
+        for counts in pool.triples(key, twos=len(pool.twos), jokers=pool.jokers):
+            if _fits(pool, side_melds, key, counts):
+                yield Meld(seat, pool.groups(((key, counts),)))
+    if not side_melds:
+        minimum = min_req(state, state.side_of(seat))
+        plans = set(_needed(pool, minimum, keys=_starters(pool), total=0))
+        plans |= set(_going_out(pool, len(hand), gain=0, keys=_starters(pool)))
+        yield from (Meld(seat, pool.groups(plan)) for plan in sorted(plans) if len(plan) >= 2)
+    elif len(hand) == 2:
+        yield from (Meld(seat, pool.groups(plan)) for plan in _last_two(pool, hand, side_melds))
+
+
+def _fits(pool: Pool, melds: Melds, key: str, counts: Counts) -> bool:
+    """The group, laid on what the side has, keeps the meld within its limits (§4.1.3); the
+    black-three meld's going-out condition is left to ``check``."""
+    group = pool.groups(((key, counts),))[0]
+    return m.meld_valid(key, (*melds.get(key, ()), *group.cards), pool.variant)
+
+
+def _starters(pool: Pool) -> list[str]:
+    """The keys a side without melds can start a meld of (two naturals, or three wild cards)."""
+    keys = [k for k in m.keys(pool.variant) if k != WILD_KEY and pool.count(k) >= 2]
+    if pool.variant == m.SEED_13 and len(pool.twos) + pool.jokers >= 3:
+        keys.append(WILD_KEY)
+    return keys
+
+
+def _new_groups(pool: Pool, key: str, twos: int, jokers: int) -> Iterator[Counts]:
+    return (c for c in pool.triples(key, twos=twos, jokers=jokers) if _fits(pool, {}, key, c))
+
+
+def _needed(pool: Pool, minimum: int, *, keys: list[str], total: int, twos_used: int = 0,
+            plan: Plan = (), least: int | None = None) -> Iterator[Plan]:
+    """Rule 2: every set of new groups each needed for the minimum (dropping any one leaves less).
+    ``total`` counts what the move lays besides them (a take's top card and ``top_cards``)."""
+    if plan and least is not None and total - least >= minimum:
+        return  # some group is not needed, and more groups only add to the total
+    if plan and total >= minimum:
+        yield plan
+    for index, key in enumerate(keys):
+        for counts in _new_groups(pool, key, len(pool.twos) - twos_used, pool.jokers - _jokers(plan)):
+            worth = pool.points(key, counts)
+            yield from _needed(pool, minimum, keys=keys[index + 1:], total=total + worth,
+                               twos_used=twos_used + counts[1], plan=(*plan, (key, counts)),
+                               least=worth if least is None else min(least, worth))
+
+
+def _jokers(plan: Plan) -> int:
+    return sum(counts[2] for _, counts in plan)
+
+
+def _going_out(pool: Pool, hand: int, *, gain: int, keys: list[str], used: int = 0, twos_used: int = 0,
+               plan: Plan = ()) -> Iterator[Plan]:
+    """Rule 3: every set of new groups that leaves at most one card (``gain``: cards a take adds
+    to the hand); only worth searching when a canasta can be made."""
+    left = hand + gain - used
+    if plan and left <= 1:
+        yield plan
+    if not keys:
+        return
+    most = sum(pool.count(k) for k in keys) + len(pool.twos) - twos_used + pool.jokers - _jokers(plan)
+    if left - most > 1:
+        return  # even laying everything left would keep two cards
+    key, rest = keys[0], keys[1:]
+    yield from _going_out(pool, hand, gain=gain, keys=rest, used=used, twos_used=twos_used, plan=plan)
+    for counts in _new_groups(pool, key, len(pool.twos) - twos_used, pool.jokers - _jokers(plan)):
+        yield from _going_out(pool, hand, gain=gain, keys=rest, used=used + sum(counts),
+                              twos_used=twos_used + counts[1], plan=(*plan, (key, counts)))
+
+
+def _last_two(pool: Pool, hand: Sequence[Card], melds: Melds) -> Iterator[Plan]:
+    """Rule 4: both of the last two cards laid off, each onto its own meld."""
+    def homes(card: Card) -> list[tuple[str, Counts]]:
+        if not m.is_wild(card):
+            return [(str(card.rank), (1, 0, 0))] if card.rank in melds else []
+        counts = (0, 1, 0) if card.rank == "2" else (0, 0, 1)
+        return [(key, counts) for key in melds]
+
+    first, second = hand
+    for one in homes(first):
+        for two in homes(second):
+            if one[0] != two[0]:
+                yield tuple(sorted((one, two), key=lambda g: m.KEY_ORDER.index(g[0])))
+
+
+# --- take_pile (§4.13 rules 1-4) -------------------------------------------------------------
+
+
+def pile_takes(state: State, seat: int) -> Iterator[Move]:
+    if not state.pile or m.is_wild(state.pile[0]):
+        return
+    top, hand = state.pile[0], state.hands[seat]
+    key, side = str(top.rank), state.side_of(seat)
+    pool = Pool.of(hand, state.variant)
+    gain = len(state.pile) - 1 - sum(1 for c in state.pile[1:] if m.is_red_three(c, state.variant))
+    rest = [k for k in _starters(pool) if k != key]
+    for counts in [(0, 0, 0), *pool.triples(key, twos=len(pool.twos), jokers=pool.jokers)]:
+        top_cards = pool.groups(((key, counts),))[0].cards
+        yield TakePile(seat, top_cards)
+        after_top = Pool(pool.variant, {**pool.naturals, key: ()}, pool.twos[counts[1]:],
+                         pool.jokers - counts[2])
+        if not state.melds[side]:
+            worth = m.value(top, state.variant) + (pool.points(key, counts) if any(counts) else 0)
+            plans = set(_needed(after_top, min_req(state, side), keys=rest, total=worth))
+            plans |= set(_going_out(after_top, len(hand) - sum(counts), gain=gain, keys=rest))
+            yield from (TakePile(seat, top_cards, after_top.groups(plan)) for plan in sorted(plans))
+        elif len(hand) - sum(counts) + gain == 1:
+            yield from (TakePile(seat, top_cards, after_top.groups((home,)))
+                        for home in _single_homes(after_top, state.melds[side], exclude=key))
+
+
+def _single_homes(pool: Pool, melds: Melds, *, exclude: str) -> Iterator[tuple[str, Counts]]:
+    """Rule 4 of the take: one card onto one of the side's melds."""
+    for key in melds:
+        if key == exclude:
+            continue
+        if pool.count(key):
+            yield key, (1, 0, 0)
+        if pool.twos and pool.takes_wild(key):
+            yield key, (0, 1, 0)
+        if pool.jokers and pool.takes_wild(key):
+            yield key, (0, 0, 1)
+
+
+def any_take(state: State, seat: int) -> bool:
+    """Whether ``seat`` has a legal ``take_pile`` (§4.11)."""
+    return any(is_legal(state, move) for move in pile_takes(state, seat))
