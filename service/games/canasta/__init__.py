@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from service.cards import DeckSource, codes
 from service.errors import HandNotFinished, InvalidMatch, InvalidState
-from service.games.base import DealSetup, Event, GameInfo, Wire, card_values, options_wire
+from service.games.base import DealSetup, Event, GameInfo, Wire, options_wire
 from service.games.canasta import listing, rules, wire
 from service.games.canasta import melds as m
 from service.games.canasta.rules import Move, Options, Phase, State
@@ -25,8 +25,8 @@ INFO = GameInfo(
 
 def _sides(players: int, options: Options) -> int:
     if players not in rules.PLAYER_COUNTS[options.variant]:
-        raise InvalidState("/players", f"{options.variant} is played by {rules.PLAYER_COUNTS[options.variant]} "
-                                       "players")
+        counts = rules.PLAYER_COUNTS[options.variant]
+        raise InvalidState("/players", f"{options.variant} is played by {counts} players")
     return rules.table(players, options.variant).sides.count
 
 
@@ -66,7 +66,8 @@ class Canasta:
         if setup.match is not None:
             _check_match(setup.match, sides=sides, dealer=dealer, at="/dealer")
             scores = tuple(setup.match["totals"])
-        return rules.deal(seats=setup.players, dealer=dealer, options=options, side_scores=scores, source=source)
+        return rules.deal(seats=setup.players, dealer=dealer, options=options, side_scores=scores,
+                          source=source)
 
     def load_state(self, state: Wire) -> State:
         return wire.load_state(state)
@@ -109,4 +110,5 @@ class Canasta:
                            "hand_penalty": s.hand_penalty, "total": s.total} for s in sides],
                 "reason": state.result.reason, "went_out": state.result.went_out,
                 "concealed": state.result.concealed}
-        return {"hand": hand, "match": match_after(state, [t + s.total for t, s in zip(totals, sides, strict=True)])}
+        after = [t + s.total for t, s in zip(totals, sides, strict=True)]
+        return {"hand": hand, "match": match_after(state, after)}

@@ -6,11 +6,11 @@ every player for himself at two and three."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
-from typing import ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from service.cards import JOKER, Card, DeckSource, deck
 from service.errors import IllegalMove
@@ -349,7 +349,8 @@ def _check_take_pile(state: State, move: TakePile) -> None:
     named = [*move.top_cards, *(c for g in move.melds for c in g.cards)]
     _check_held(hand, named)
     key = str(top.rank)
-    if any(not m.is_wild(c) and c.rank != key for c in move.top_cards) or any(g.key == key for g in move.melds):
+    strangers = any(not m.is_wild(c) and c.rank != key for c in move.top_cards)
+    if strangers or any(g.key == key for g in move.melds):
         refuse(Reason.BAD_GROUP, f"the top card's meld is {key}: name its cards in top_cards")
     _check_groups(state, move.melds)
     side = state.side_of(move.seat)
@@ -379,7 +380,8 @@ def _check_groups(state: State, groups: Sequence[Group]) -> None:
     known = m.keys(state.variant)
     seen = [g.key for g in groups]
     if any(not g.cards for g in groups) or len(set(seen)) != len(seen) or not set(seen) <= set(known):
-        refuse(Reason.BAD_GROUP, "groups are non-empty, each key once, keys of the variant: " + " ".join(known))
+        refuse(Reason.BAD_GROUP,
+               "groups are non-empty, each key once, keys of the variant: " + " ".join(known))
 
 
 def _check_placement(state: State, seat: int, groups: Sequence[Group], after: int, *, drew: str | None,
@@ -444,6 +446,7 @@ def _check_take_upcard(state: State, move: TakeUpcard) -> None:
     if len(move.show) < 2 or any(m.is_wild(c) or c.rank != top.rank for c in move.show):
         refuse(Reason.SHOW_NEEDS_NATURAL_PAIR, f"show two or more natural {top.rank}s")
     taken = len(state.pile) - _red_threes(state, state.pile)
+    melds: Melds
     if state.options.first_take_mode == "meld_no_minimum":
         after = len(hand) - len(move.show) + taken - 1
         melds = placed(state.melds[state.side_of(move.seat)], [Group(str(top.rank), (top, *move.show))])
@@ -467,7 +470,8 @@ def _check_exchange(state: State, move: ExchangeJoker) -> None:
     side = state.side_of(move.seat)
     theirs = state.melds[move.from_side] if 0 <= move.from_side < len(state.melds) else {}
     if move.from_side == side or move.rank not in theirs or move.rank in (THREE, WILD_KEY):
-        refuse(Reason.NOT_OPPONENT_MELD, f"side {move.from_side} has no meld {move.rank} to take a joker from")
+        refuse(Reason.NOT_OPPONENT_MELD,
+               f"side {move.from_side} has no meld {move.rank} to take a joker from")
     if JOKER not in theirs[move.rank]:
         refuse(Reason.NO_JOKER_IN_MELD, f"side {move.from_side}'s meld {move.rank} holds no joker")
     _check_held(state.hands[move.seat], [move.card])
@@ -505,9 +509,11 @@ def _check_decline(state: State, move: DeclinePile) -> None:
         refuse(Reason.MUST_TAKE_PILE, "the top card goes onto your meld: take the pile")
 
 
-CHECKS = {Draw: _check_draw, TakePile: _check_take_pile, TakeUpcard: _check_take_upcard, Meld: _check_meld,
-          ExchangeJoker: _check_exchange, Discard: _check_discard, AskGoOut: _check_ask,
-          AnswerGoOut: _check_answer, DeclinePile: _check_decline}
+CHECKS: dict[type, Callable[[State, Any], None]] = {
+    Draw: _check_draw, TakePile: _check_take_pile, TakeUpcard: _check_take_upcard, Meld: _check_meld,
+    ExchangeJoker: _check_exchange, Discard: _check_discard, AskGoOut: _check_ask,
+    AnswerGoOut: _check_answer, DeclinePile: _check_decline,
+}
 
 
 def is_legal(state: State, move: Move) -> bool:
@@ -630,7 +636,8 @@ def _discard(state: State, move: Discard) -> tuple[State, list[Event]]:
         return _went_out(state, seat), [*events, Event("went_out", seat), Event("hand_over", None)]
     nxt = (seat + 1) % state.seats
     state = evolve(
-        state, has_melded=_with(state.has_melded, seat, state.has_melded[seat] or state.turn_info.melded_this_turn),
+        state,
+        has_melded=_with(state.has_melded, seat, state.has_melded[seat] or state.turn_info.melded_this_turn),
         turn=nxt, to_move=nxt, turn_index=state.turn_index + 1, phase=Phase.DRAW,
         turn_info=TurnInfo(keys_at_start=frozenset(state.melds[state.side_of(nxt)])),
     )
@@ -653,7 +660,8 @@ def _answer(state: State, move: AnswerGoOut) -> tuple[State, list[Event]]:
 
 
 def _decline(state: State, move: DeclinePile) -> tuple[State, list[Event]]:
-    return _end(state, Result("stock_exhausted")), [Event("declined_pile", move.seat), Event("hand_over", None)]
+    events = [Event("declined_pile", move.seat), Event("hand_over", None)]
+    return _end(state, Result("stock_exhausted")), events
 
 
 def _went_out(state: State, seat: int) -> State:
@@ -670,8 +678,10 @@ def _end(state: State, result: Result) -> State:
     return evolve(state, phase=Phase.HAND_OVER, to_move=None, result=result)
 
 
-APPLY = {Draw: _draw, TakePile: _take_pile, TakeUpcard: _take_upcard, Meld: _meld, ExchangeJoker: _exchange,
-         Discard: _discard, AskGoOut: _ask, AnswerGoOut: _answer, DeclinePile: _decline}
+APPLY: dict[type, Callable[[State, Any], tuple[State, list[Event]]]] = {
+    Draw: _draw, TakePile: _take_pile, TakeUpcard: _take_upcard, Meld: _meld, ExchangeJoker: _exchange,
+    Discard: _discard, AskGoOut: _ask, AnswerGoOut: _answer, DeclinePile: _decline,
+}
 
 
 # --- scoring (§7) ------------------------------------------------------------------------------

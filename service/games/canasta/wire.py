@@ -54,7 +54,9 @@ def load_move(wire: Wire) -> Move:
         return Discard(seat, CARDS[wire["cards"][0]])
     if kind == AnswerGoOut.kind:
         return AnswerGoOut(seat, wire["answer"])
-    return {Draw.kind: Draw, AskGoOut.kind: AskGoOut, DeclinePile.kind: DeclinePile}[kind](seat)
+    simple: dict[str, type[Draw | AskGoOut | DeclinePile]] = {
+        Draw.kind: Draw, AskGoOut.kind: AskGoOut, DeclinePile.kind: DeclinePile}
+    return simple[kind](seat)
 
 
 def _groups_wire(groups: tuple[Group, ...]) -> list[Wire]:
@@ -103,8 +105,8 @@ def load_state(wire: Wire) -> State:
     sides = rules.table(seats, options.variant).sides.count
     for name, count in (("hands", seats), ("red_threes", seats), ("has_melded", seats),
                         ("side_scores", sides), ("melds", sides)):
-        _require(len(wire[name]) == count, f"/{name}", f"one entry per {'seat' if count == seats else 'side'}: "
-                                                         f"{count}")
+        per = "seat" if count == seats else "side"
+        _require(len(wire[name]) == count, f"/{name}", f"one entry per {per}: {count}")
     _require(wire["dealer"] < seats and wire["turn"] < seats, "/turn", f"seats are 0..{seats - 1}")
     state = State(
         options=options, seats=seats, dealer=wire["dealer"], side_scores=tuple(wire["side_scores"]),
@@ -127,14 +129,16 @@ def _zones(state: State) -> list[tuple[str, tuple[Card, ...]]]:
         ("/stock", state.stock), ("/pile", state.pile),
         *((f"/hands/{s}", h) for s, h in enumerate(state.hands)),
         *((f"/red_threes/{s}", r) for s, r in enumerate(state.red_threes)),
-        *((f"/melds/{side}/{key}", cards) for side, melds in enumerate(state.melds) for key, cards in melds.items()),
+        *((f"/melds/{side}/{key}", cards)
+          for side, melds in enumerate(state.melds) for key, cards in melds.items()),
     ]
 
 
 def _check_cards(state: State) -> None:
     """Every card of the deck once as often as it holds it; red threes only laid out (or buried
     in the pile by the deal) where they are bonus cards."""
-    found = [*state.stock, *state.pile, *chain.from_iterable(state.hands), *chain.from_iterable(state.red_threes),
+    found = [*state.stock, *state.pile, *chain.from_iterable(state.hands),
+             *chain.from_iterable(state.red_threes),
              *(c for melds in state.melds for cards in melds.values() for c in cards)]
     check_deck(rules.full_deck(state.seats), found, lambda: _zones(state))
     variant = state.variant
@@ -146,7 +150,7 @@ def _check_cards(state: State) -> None:
                  "only red threes are laid out here (none in seed_13)")
     _require(not state.pile or not m.is_red_three(state.pile[0], variant), "/pile/0",
              "a red three is never the pile's top card")
-    _require(state.pile or not state.pile_frozen, "/pile_frozen", "an empty pile is not frozen")
+    _require(bool(state.pile) or not state.pile_frozen, "/pile_frozen", "an empty pile is not frozen")
 
 
 def _check_melds(state: State) -> None:
@@ -173,7 +177,8 @@ def _check_turn(state: State) -> None:
         return
     for seat, hand in enumerate(state.hands):
         _require(bool(hand), f"/hands/{seat}", "a hand in progress leaves every player a card")
-    _require(set(info.keys_at_start) <= set(state.melds[state.side_of(state.turn)]), "/turn_info/keys_at_start",
+    _require(set(info.keys_at_start) <= set(state.melds[state.side_of(state.turn)]),
+             "/turn_info/keys_at_start",
              "the side's melds when the turn began are still its melds")
     if phase == Phase.DRAW:
         _require(info == TurnInfo(keys_at_start=info.keys_at_start), "/turn_info",
