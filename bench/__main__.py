@@ -85,7 +85,7 @@ def in_process(game_id: str) -> list[dict[str, Any]]:
 
 def compare(game_id: str, endpoint: str, payloads: list[str], conns: int, seconds: float,
             service_pids: list[int], ceiling_pids: list[int]) -> dict[str, Any]:
-    path = endpoint.split("-")[0] if endpoint.startswith("validate") else endpoint
+    path = next(p for p in ("validate", "legal-moves", endpoint) if endpoint.startswith(p))
     service_url = f"http://127.0.0.1:{SERVICE_PORT}/v1/games/{game_id}/{path}"
     ceiling_url = f"http://127.0.0.1:{CEILING_PORT}/echo"
     service: list[Run] = []

@@ -13,6 +13,7 @@ from typing import Any
 from marshmallow.validate import OneOf
 
 from service.cards import SeedStream
+from service.errors import InvalidState
 from service.games import GAMES
 from service.games.base import DealSetup, Game
 
@@ -32,7 +33,11 @@ def largest_options(game: Game) -> dict[str, Any]:
     best, most = {}, _cards_dealt(game, players, {})
     for combination in product(*choices):
         options = dict(combination)
-        if (dealt := _cards_dealt(game, players, options)) > most:
+        try:
+            dealt = _cards_dealt(game, players, options)
+        except InvalidState:  # options this table does not play (Canasta's variants at six)
+            continue
+        if dealt > most:
             best, most = options, dealt
     return best
 
@@ -69,15 +74,22 @@ def _illegal(game: Game, state: Any) -> Body | None:
 
 def bodies(game_id: str) -> dict[str, list[Body]]:
     """Per endpoint, bodies to rotate through; the largest state of the playouts comes first.
-    Every other hand is dealt with the options that deal the most cards."""
+    The hands cycle through three tables: the most players at the default options, the most
+    players at the options that deal the most cards, the default number of players. The
+    ``legal-moves-largest`` endpoint is the state with the longest listing met in the playouts."""
     game = GAMES[game_id]
-    players = max(game.info.player_counts)
-    configurations = [{}, largest_options(game)]
+    most = max(game.info.player_counts)
+    configurations = [(most, {}), (most, largest_options(game)), (game.info.default_players, {})]
     playing: list[Any] = []
     finished: list[Any] = []
+    longest: tuple[int, Any] = (-1, None)
     for n in range(HANDS):
-        states = _playout(game, f"bench-{game_id}-{n}", players, configurations[n % 2])
+        players, options = configurations[n % len(configurations)]
+        states = _playout(game, f"bench-{game_id}-{n}", players, options)
         live = [s for s in states if game.to_move(s) is not None]
+        for state in live:
+            longest = max(longest, (len(game.legal_moves(state, game.to_move(state))), state),
+                          key=lambda pair: pair[0])
         picks = {0, len(live) // 2, len(live) - 1} if live else set()
         playing += [live[i] for i in sorted(picks)]
         finished.append(states[-1])
@@ -93,6 +105,7 @@ def bodies(game_id: str) -> dict[str, list[Body]]:
             out["validate-illegal"].append({"state": wire, "move": illegal})
         out["legal-moves"].append({"state": wire})
         out["view"].append({"state": wire, "seat": n % wire["seats"]})
-        out["deal"].append({"seed": f"deal-{n}", "players": players, "options": wire["options"]})
+        out["deal"].append({"seed": f"deal-{n}", "players": wire["seats"], "options": wire["options"]})
     out["score"] = [{"state": game.dump_state(s)} for s in finished]
+    out["legal-moves-largest"] = [{"state": game.dump_state(longest[1])}]
     return out

@@ -316,8 +316,9 @@ def test_every_documented_example_is_answered_200(client):
 
 
 ACE_TEN_NINE = {"sixty-six": (11, 10, 0), "bura": (11, 10, 0), "kozel-bura": (11, 10, 0),
-                "kozel": (11, 10, 0), "bezique": (0, 0, 0)}
-"""What AH, 10H and 9H are worth in tricks: Bezique scores its declarations only (§7.2)."""
+                "kozel": (11, 10, 0), "bezique": (0, 0, 0), "canasta": (20, 10, 10)}
+"""What AH, 10H and 9H are worth: in tricks, except in Bezique, which scores its declarations only
+(§7.2), and in Canasta, where they are the classic values of melded cards (§2.3)."""
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))

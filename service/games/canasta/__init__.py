@@ -12,7 +12,8 @@ from service.games.canasta.schemas import SCHEMAS
 
 INFO = GameInfo(
     id="canasta", name_en="Canasta", name_ru="Канаста", player_counts=(2, 3, 4, 6), default_players=4,
-    deck="two packs of 52 and four jokers (108 cards); three packs and six jokers (162) at six players",
+    deck="two packs of 52 and four jokers (108 cards); three packs and six jokers (162) at six players. "
+         "card_values are the classic game's; seed_13 counts A 11 and 9 to 3 at face value (§2.3)",
     card_values={code: m.value(card, m.CLASSIC) for code, card in
                  ((c.code, c) for c in rules.full_deck(6))},
     deck_cards=tuple(codes(rules.full_deck(4))), move_types=tuple(SCHEMAS.moves), reasons=rules.Reason,

@@ -198,7 +198,8 @@ def _check_result(state: State) -> None:
     result = state.result
     assert result is not None
     if result.reason == "went_out":
-        _require(result.went_out is not None and not state.hands[result.went_out], "/result/went_out",
+        seat = result.went_out
+        _require(seat is not None and seat < state.seats and not state.hands[seat], "/result/went_out",
                  "the seat that went out holds no card")
     else:
         _require(result.went_out is None and not result.concealed, "/result/went_out",
