@@ -42,6 +42,7 @@ from tests.games.canasta_positions import (
     finished,
     position,
     position_wire,
+    split,
 )
 
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -279,8 +280,8 @@ def test_2_4_table(variant, seats, dealt, draw, canastas, target, sides):
 
 # --- §3 deal (E1) ---------------------------------------------------------------------------------
 
-EXAMPLE_1 = ("AS 3H 3D 3C AH KD QS 3S KC KH QH KS QD 10C JC QC 9S 10D JD 10H 8H 9C 8S 9D 7C 7S 8C 8D 6D 6C "
-             "6H 7H 5S 5D 5C 7D 4H 4C 4S 5H JK 2D AD AC 2C 9H 3H KS 9C JH").split()
+EXAMPLE_1 = split("AS 3H 3D 3C AH KD QS 3S KC KH QH KS QD 10C JC QC 9S 10D JD 10H 8H 9C 8S 9D 7C 7S 8C 8D 6D 6C "
+                  "6H 7H 5S 5D 5C 7D 4H 4C 4S 5H JK 2D AD AC 2C 9H 3H KS 9C JH")
 
 
 def _check_example_1(state, deck):
@@ -466,6 +467,8 @@ MELD_ROWS = [
      M(1, "3: 3C 3C 3S"), "invalid_meld"),
     ("4.1.8-E7-would_keep_one_card", P_E7, M(3, "6: 6C 6D 6H"), "cannot_go_out"),
     ("4.1.8-E7-keeps_two_cards", P_E7_FIVE, M(3, "6: 6C 6D 6H"), None),
+    ("4.1.2-any_member_adds_to_the_sides_meld", play("KS 4C 9D", seat=3, melds={1: {"K": "KC KD KH"}}),
+     M(3, "K: KS"), None),
     ("4.5-M4-E3-meets_90", P_E3, M(1, "Q: QS QH QD", "A: AC AD JK"), None),
     ("4.5-M4-E3-60_below_90", P_E3, M(1, "8: 8C 8D 8H", "5: 5C 5D 2H"), "below_initial_minimum"),
     ("4.5-M4-concealed_going_out_exempt", P_CONCEALED, M(1, "4: 4C 4D 4H", SEVENS), None),
@@ -518,7 +521,7 @@ def test_4_1_4_a_wild_card_makes_a_natural_canasta_mixed():
 @pytest.mark.parametrize(("size", "legal"), [(6, False), (7, True), (8, True)],
                          ids=["4.1.4-six_cards_no_canasta", "4.1.4-seven_cards_canasta", "4.1.4-eight_cards"])
 def test_4_1_4_canasta_is_seven_cards(size, legal):
-    kings = "KC KD KH KS KC KD KH KS".split()[:size]
+    kings = split(K_CANASTA + " KS")[:size]
     state = play("9S", melds={1: {"K": " ".join(kings)}})
     assert refusal(state, D(1, "9S")) == (None if legal else "cannot_go_out")
 
@@ -537,6 +540,7 @@ E2_ROWS = [
     ("4.1.6-E2-seed_13-2999", SEED_13, 4, 2999, 90),
     # further boundaries of the same table
     ("4.1.6-classic-0", {}, 4, 0, 50),
+    ("4.1.6-classic-ignores_initial_meld_base", {"initial_meld_base": 40}, 4, 0, 50),
     ("4.1.6-classic-2999", {}, 4, 2999, 90),
     ("4.1.6-classic-n6-7499", {}, 6, 7499, 120),
     ("4.1.6-classic-n6-7500", {}, 6, 7500, 150),
@@ -643,6 +647,7 @@ DRAW_EFFECT_ROWS = [
     ("4.2-n2-red_three_not_counted", 2, {}, "KS 3H QD JH", None, "KS QD", "3H", None),
     ("4.2-n2-last_single_card", 2, {}, None, ["KS"], "KS", "", None),
     ("4.2-n2-red_three_last_after_a_card", 2, {}, None, ["KS", "3H"], "KS", "3H", "red_three_last"),
+    ("4.2-n2-red_three_then_the_last_card", 2, {}, None, ["3H", "KS"], "KS", "3H", None),
     ("4.2-n2-seed_13-two_cards", 2, SEED_13, "3H KS QD", None, "3H KS", "", None),
 ]
 
@@ -744,6 +749,12 @@ def test_4_3_E5_effects():
     state = at(P_E5D, T(0, "9S JK"))
     assert meld_of(state, 0, "9") == bag("9H 9S JK") and state.turn_info.added_to_old is False
     assert held(state, 0) == bag("5S 7H 4C 6D")
+
+
+def test_4_3_a_group_onto_an_old_meld_is_added_to_old():
+    state = drawing("9S JK KS 5S 7H", melds={0: {"K": "KC KD KH"}}, pile=E5_PILE)
+    after = at(state, T(0, "9S JK", "K: KS"))
+    assert after.turn_info.added_to_old is True and meld_of(after, 0, "K") == bag("KC KD KH KS")
 
 
 def test_4_3_E6_effects():
@@ -856,6 +867,13 @@ def test_4_6_exchange_joker(state, move, expected):
     check_row(state, move, expected)
 
 
+def test_4_6_own_meld_made_earlier_this_turn():
+    state = play("KS 5C 5D 5H 2C 4C 9D", options=SEED_108, melds={0: E9_MELDS[0]})
+    assert refusal(state, X(1, 0, "K", "KS")) == "exchange_needs_own_meld"
+    state = at(state, M(1, "5: 5C 5D 5H 2C"))  # 35 >= 30
+    assert refusal(state, X(1, 0, "K", "KS")) is None
+
+
 def test_4_6_E9_effects_and_any_number_per_turn():
     state = e9(has_melded={1: False, 3: True})
     after = at(state, X(1, 0, "K", "KS"))
@@ -898,6 +916,8 @@ def test_4_7_discard_effects():
     assert codes(after.pile)[0] == "9S" and after.pile_frozen is False and held(after, 1) == bag("4C JK 3S")
     assert after.turn == after.to_move == 2 and after.phase == "draw"
     assert at(P_DISCARD, D(1, "JK")).pile_frozen is True  # a discarded wild card freezes the pile
+    frozen = play("4C 9S JK 3S", melds=DISCARD_MELDS, pile="5D 2C 7H")
+    assert frozen.pile_frozen is True and at(frozen, D(1, "9S")).pile_frozen is True  # until taken
     after = at(P_DISCARD, D(1, "3S"))
     # the black three stops the next player (seat 2's side has meld Q; it holds one card)
     assert after.pile[0] is CARDS["3S"] and refusal(after, T(2)) == "pile_blocked"
@@ -1085,6 +1105,15 @@ def test_4_11_stock_exhausted(melds, next_hand, outcome):
         assert after.phase == "draw" and after.to_move == 2 and listing.any_take(after, 2)
 
 
+def test_6_taking_the_pile_on_an_exhausted_stock_plays_on():
+    state = play("4D 9S", melds={0: {"Q": "QC QD QH"}}, stock=[], pile="6C", pile_frozen=False,
+                 hands={2: "9C 9D 4C 5H", 3: "8S"})
+    state = at(state, D(1, "9S"), T(2, "9C 9D"))
+    assert state.phase == "play" and state.stock == ()
+    state = at(state, D(2, "4C"))  # seat 3 (side 1, no meld) holds only 8S: no take, the hand ends
+    assert state.phase == "hand_over" and state.result.reason == "stock_exhausted"
+
+
 def test_4_11_one_card_cannot_take_one_card():
     # the pile has just been taken (it is empty) and the stock is exhausted; seat 2 holds one card
     wire = position_wire(hands={1: "4D 9S", 2: "4C"}, melds={0: {"9": "9H 9H 2C", "K": K_CANASTA}}, stock=[],
@@ -1119,6 +1148,34 @@ ORDER_ROWS = [
     ("4.12-not_your_turn-before_card_not_in_hand", P_DISCARD, D(3, "AS"), "not_your_turn"),
     ("4.12-stock_empty", P_EMPTY_STOCK, Draw(1), "stock_empty"),
 ]
+
+
+SECTION_ORDER_ROWS = [
+    # within a move, its section's conditions in the order the section lists them (§4.12)
+    ("4.12-P3_before_P4", drawing("5S", melds=E5_MELDS, pile="2C"), T(0), "pile_blocked"),
+    ("4.12-P4_before_P5", P_ONE_CARD, T(0, "9S 9S"), "single_card_pile"),
+    ("4.12-P5-in_hand_before_the_rank", P_E5B, T(0, "9S 8C"), "card_not_in_hand"),
+    ("4.12-P6_before_P7", P_E5C, T(0, "9S 2C"), "frozen_pile_needs_pair"),
+    ("4.12-P7_before_P8", P_E6, T(0, "KC KD", "A: AC AD"), "invalid_meld"),
+    ("4.12-P8_before_P9", drawing("7C 7D", pile="7H"), T(0, "7C 7D"), "below_initial_minimum"),
+    ("4.12-M2_before_M3", play("7C 7D 9S", melds={1: {"K": "KC KD KH"}}), M(1, "7: 7C 7D"), "invalid_meld"),
+    ("4.12-4.4-turn_before_the_upcard", e8(turn_index=4, pile="3S"), U(1, "8D 8H"), "not_first_turn"),
+    ("4.12-4.4-in_hand_before_the_pair", e8(), U(1, "8D JK"), "card_not_in_hand"),
+    ("4.12-4.6-opponent_before_in_hand", e9(), X(1, 1, "5", "QH"), "not_opponent_meld"),
+    ("4.12-4.6-joker_before_in_hand", e9(), X(1, 0, "Q", "QH"), "no_joker_in_meld"),
+    ("4.12-4.6-in_hand_before_the_rank", e9(), X(1, 0, "K", "JH"), "card_not_in_hand"),
+    ("4.12-4.6-rank_before_own_meld", e9(melds={0: E9_MELDS[0]}), X(1, 0, "K", "QS"), "exchange_card_wrong_rank"),
+    ("4.12-4.7-in_hand_before_going_out", play("9S", melds=DISCARD_MELDS), D(1, "4C"), "card_not_in_hand"),
+    ("4.12-4.8-asked_before_melded", at(P_SAID_YES, M(1, "Q: QS")), AskGoOut(1), "already_asked"),
+    ("4.12-4.8-melded_before_hand_size", at(P_ASK, M(1, "Q: QS")), AskGoOut(1), "ask_after_meld"),
+    ("4.12-4.9-stock_before_forced_take", drawing("4D 7S", seat=1, melds={1: {"9": "9C 9D 2C"}}, pile="9H"),
+     DeclinePile(1), "stock_not_empty"),
+]
+
+
+@rows(SECTION_ORDER_ROWS)
+def test_4_12_order_within_a_section(state, move, expected):
+    check_row(state, move, expected)
 
 
 @rows(ORDER_ROWS)
@@ -1158,6 +1215,8 @@ P_L4 = play("QS 2C", melds={1: {"K": K_CANASTA, "Q": "QC QD QH"}})
 # take_pile rule 1: side 0 has meld 9; rule 2: E6; rule 4: a take that goes out with one more card
 P_T1 = drawing("9C 2D 5H 8S", melds={0: {"9": "9D 9H 9S"}}, pile="9S 4C")
 P_T3 = drawing("9D QS", melds={0: {"9": "9H 9H 9S", "Q": "QC QD QH", "K": K_CANASTA}}, pile="9C")
+P_TWO_TWOS = play("2C 2D", melds={1: {"K": K_CANASTA, "Q": "QC QD QH"}})
+P_TWO_JOKERS = play("JK JK", melds={1: {"K": K_CANASTA, "Q": "QC QD QH"}})
 # the canonical codes of §4.13: KS KD KD 2S 2C JK
 P_CODES = play("KS KD KD 2S 2C JK 4C 9H", melds={1: {"Q": "QC QD QH"}})
 
@@ -1175,6 +1234,13 @@ LISTING_ROWS = [
     ("4.13-take_rule_4", P_T3, [{"seat": 0, "type": "draw"}, take_wire(0), take_wire(0, "9D"),
                                 take_wire(0, "9D", "Q: QS")]),
     ("4.13-decline_and_forced_take", P_MAY_DECLINE, [take_wire(1, "9D 9S"), {"seat": 1, "type": "decline_pile"}]),
+    # rule 4 with the last two cards both 2s: [{Q: 2C}, {K: 2D}] is one count signature, listed once
+    ("4.13-meld_rule_4-two_twos_listed_once", P_TWO_TWOS,
+     [meld_wire(1, "Q: 2C"), meld_wire(1, "K: 2C"), meld_wire(1, "Q: 2C 2D"), meld_wire(1, "K: 2C 2D"),
+      meld_wire(1, "Q: 2C", "K: 2D"), *discards(1, "2C 2D")]),
+    ("4.13-meld_rule_4-two_jokers_listed_once", P_TWO_JOKERS,
+     [meld_wire(1, "Q: JK"), meld_wire(1, "K: JK"), meld_wire(1, "Q: JK JK"), meld_wire(1, "K: JK JK"),
+      meld_wire(1, "Q: JK", "K: JK"), *discards(1, "JK")]),
     ("4.13-ask_listed", P_ASK, [meld_wire(1, "Q: QS"), {"seat": 1, "type": "ask_go_out"}, *discards(1, "QS 9S")]),
 ]
 
@@ -1227,6 +1293,20 @@ def test_4_13_rule_1_lists_every_legal_one_group_signature(state):
     assert listed == one_group_signatures(state, state.to_move)
 
 
+def test_4_13_legal_but_not_listed():
+    # E3 at 1500 (minimum 90): A alone meets it, so [{Q}, {A}] is legal and split into listed moves
+    both = M(1, "Q: QS QH QD", "A: AC AD JK")
+    assert refusal(P_E3, both) is None and both not in GAME.legal_moves(P_E3, 1)
+    assert M(1, "A: AC AD JK") in GAME.legal_moves(P_E3, 1)
+    after = at(P_E3, M(1, "A: AC AD JK"))
+    assert M(1, "Q: QD QH QS") in GAME.legal_moves(after, 1)
+    # a take with one extra single card that does not go out
+    state = drawing("KS 5S 7H 8D", melds=E5_MELDS, pile=E5_PILE)
+    extra = T(0, "", "K: KS")
+    assert refusal(state, extra) is None and extra not in GAME.legal_moves(state, 0)
+    assert T(0) in GAME.legal_moves(state, 0) and M(0, "K: KS") in GAME.legal_moves(at(state, T(0)), 0)
+
+
 def test_4_13_upcard_and_exchange_listing():
     state = e8(hand="8D 8H 8S 4C 5D 6H 7S 9C 10D JH QS")
     upcards = [mv for mv in wire_listed(state) if mv["type"] == "take_upcard"]
@@ -1238,11 +1318,9 @@ def test_4_13_upcard_and_exchange_listing():
                                 for c in ("KC", "KS")], key=repr)
 
 
-LISTED_STATES = sorted({id(r[1]): r[1] for r in ALL_ROWS}.items())
-
-
 def test_4_13_every_listed_move_is_legal_and_round_trips():
-    states = [s for _, s in LISTED_STATES] + [r[1] for r in LISTING_ROWS] + [P_CODES]
+    states = list({id(r[1]): r[1] for r in ALL_ROWS}.values()) + [r[1] for r in LISTING_ROWS]
+    states += [r[1] for r in ORACLE_STATES]
     count = 0
     for state in states:
         if state.to_move is None:
@@ -1337,6 +1415,7 @@ GOING_OUT_ROWS = [
     ("7.1-seed_13-concealed_200", SEED_13, True, 600, 200),
     ("7.1-seed_13-concealed_option_400", {"variant": "seed_13", "concealed_going_out_bonus": 400}, True, 600, 400),
     ("7.1-seed_13-option_400_not_concealed", {"variant": "seed_13", "concealed_going_out_bonus": 400}, False, 600, 200),
+    ("7.1-classic-ignores_the_seed_13_option", {"concealed_going_out_bonus": 400}, True, 500, 200),
 ]
 
 
@@ -1345,9 +1424,8 @@ GOING_OUT_ROWS = [
 def test_7_1_going_out_bonus(options, concealed, natural, bonus):
     state = finished(options=options, melds={0: {"K": K_CANASTA}}, hands={0: "", 2: "5S", 1: "4S", 3: "6S"},
                      result={"concealed": concealed})
-    values = 10 if options.get("variant") != "seed_13" else 10  # K is 10 in every variant
-    five = 5  # 5S
-    assert side_parts(state, 0) == parts(7 * values, natural, 0, bonus, five, 7 * values + natural + bonus - five)
+    # seven kings are 70 in every variant; seat 2 holds 5S (5)
+    assert side_parts(state, 0) == parts(70, natural, 0, bonus, 5, 70 + natural + bonus - 5)
     assert side_parts(state, 1)["going_out_bonus"] == 0
 
 
@@ -1428,3 +1506,335 @@ def test_7_2_next_minimums(options, seats, totals, minimums):
     state = plain_finish(seats, [t + loss for t in totals], options)
     after = GAME.score(state, None)["match"]
     assert after["totals"] == totals and after["next_minimums"] == minimums
+
+
+# --- §4.13 the listing against a brute-force reading of rules (1)-(4) -----------------------------
+
+KEY_ORDER = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "W")
+TABLE_2_3 = {
+    "classic": {"JK": 50, "2": 20, "A": 20, "K": 10, "Q": 10, "J": 10, "10": 10, "9": 10, "8": 10, "7": 5, "6": 5,
+                "5": 5, "4": 5, "3": 5},
+    "seed_13": {"JK": 50, "2": 20, "A": 11, "K": 10, "Q": 10, "J": 10, "10": 10, "9": 9, "8": 8, "7": 7, "6": 6,
+                "5": 5, "4": 4, "3": 3},
+}
+
+
+def rank_of(code):
+    return "JK" if code == "JK" else code[:-1]
+
+
+def is_wild(code):
+    return rank_of(code) in ("JK", "2")
+
+
+def value_of(code, variant):
+    return TABLE_2_3["seed_13" if variant == "seed_13" else "classic"][rank_of(code)]
+
+
+def expected_min(variant, seats, score, base):
+    """§4.1.6, from its table."""
+    if variant == "seed_108":
+        return base + 10 * (max(score, 0) // 1000)
+    if variant == "classic" and score < 0:
+        return 15
+    if score < 1500:
+        return 50
+    if score < 3000:
+        return 90
+    return 150 if variant == "classic" and seats == 6 and score >= 7500 else 120
+
+
+def by_suit(found):
+    return sorted(found, key=lambda c: "CDHS".index(c[-1]))
+
+
+def split_hand(hand):
+    naturals: dict[str, list[str]] = {}
+    for code in by_suit([c for c in hand if not is_wild(c)]):
+        naturals.setdefault(rank_of(code), []).append(code)
+    return naturals, by_suit([c for c in hand if rank_of(c) == "2"]), hand.count("JK")
+
+
+def plans(keys, naturals, twos, jokers):
+    """Every choice of (a, b, j) per key, keys in order, empty groups left out."""
+    if not keys:
+        yield ()
+        return
+    key, rest = keys[0], keys[1:]
+    for a in range(len(naturals.get(key, ())) + 1):
+        for b in range(twos + 1):
+            for j in range(jokers + 1):
+                for tail in plans(rest, naturals, twos - b, jokers - j):
+                    yield (((key, (a, b, j)),) if a + b + j else ()) + tail
+
+
+def fill(plan, naturals, twos, used=0):
+    found = []
+    for key, (a, b, j) in plan:
+        found.append({"rank": key, "cards": naturals.get(key, [])[:a] + twos[used:used + b] + ["JK"] * j})
+        used += b
+    return found
+
+
+def oracle(state):
+    """The meld and take_pile moves §4.13 lists, found by trying every count signature."""
+    wire, seat, variant = GAME.dump_state(state), state.to_move, state.variant
+    hand, sides = wire["hands"][seat], len(wire["side_scores"])
+    side = seat % sides
+    mine = wire["melds"][side]
+    minimum = expected_min(variant, state.seats, wire["side_scores"][side], wire["options"].get("initial_meld_base", 30))
+    naturals, twos, jokers = split_hand(hand)
+
+    def worth(found):
+        return sum(value_of(c, variant) for c in found)
+
+    expected = []
+
+    def keys_for(exclude=None):
+        return tuple(k for k in KEY_ORDER if k != exclude and (k in naturals or k in mine or
+                                                             (k == "W" and variant == "seed_13")))
+
+    def needed(total, found):
+        return all(total - worth(g["cards"]) < minimum for g in found)
+
+    if state.phase == "play":
+        for plan in plans(keys_for(), naturals, len(twos), jokers):
+            found = fill(plan, naturals, twos)
+            move = {"seat": seat, "type": "meld", "melds": found}
+            if not plan or refusal(state, GAME.load_move(move)) is not None:
+                continue
+            left = len(hand) - sum(len(g["cards"]) for g in found)
+            if len(found) == 1:
+                listed = True  # rule 1
+            elif not mine:  # rules 2 and 3
+                listed = needed(sum(worth(g["cards"]) for g in found), found) or left <= 1
+            else:  # rule 4
+                listed = len(hand) == 2 and all(len(g["cards"]) == 1 for g in found)
+            if listed:
+                expected.append(move)
+    elif state.phase == "draw" and wire["pile"]:
+        top = wire["pile"][0]
+        key = rank_of(top)
+        gain = len(wire["pile"]) - 1 - sum(1 for c in wire["pile"][1:]
+                                           if c in ("3D", "3H") and variant != "seed_13")
+        for a in range(len(naturals.get(key, ())) + 1):
+            for b in range(len(twos) + 1):
+                for j in range(jokers + 1):
+                    top_cards = naturals.get(key, [])[:a] + twos[:b] + ["JK"] * j
+                    for plan in plans(keys_for(key), naturals, len(twos) - b, jokers - j):
+                        found = fill(plan, naturals, twos, used=b)
+                        move = {"seat": seat, "type": "take_pile", "top_cards": top_cards, "melds": found}
+                        if refusal(state, GAME.load_move(move)) is not None:
+                            continue
+                        left = len(hand) - len(top_cards) - sum(len(g["cards"]) for g in found) + gain
+                        if not found:
+                            listed = True  # rule 1
+                        elif not mine:  # rules 2 and 3
+                            total = value_of(top, variant) + worth(top_cards) + sum(worth(g["cards"]) for g in found)
+                            listed = needed(total, found) or left <= 1
+                        else:  # rule 4
+                            listed = len(found) == 1 and len(found[0]["cards"]) == 1 and left == 0
+                        if listed:
+                            expected.append(move)
+    return sorted(expected, key=repr)
+
+
+# side 0 without a meld at -5 (minimum 15): the canasta from the pile alone meets it, so the 4s
+# are listed only because the take then goes out (rule 3)
+P_T_OUT = drawing("7C 7C 7D 7D 7S 7S 4C 4D 4H", pile="7H", side_scores=[-5, 0])
+# two players need two canastas (seat 1 has one): the last two cards, both at once
+P_TWO_CANASTAS = play("QS 2C", seats=2, melds={1: {"K": K_CANASTA, "Q": "QC QD QH QS QC QD"}})
+P_SEED_13_W = play("KC KD 2C 2D JK 4S 3C 3H", options=SEED_13)
+P_SEED_13_TAKE = drawing("3C 3H 2C 2D JK 4S", options=SEED_13, pile="3S 4C")
+P_SEED_13_TAKE_MELDED = drawing("3C 2C 2D JK 4S", options=SEED_13, pile="3S 4C", melds={0: {"W": "2H 2S JK"}})
+
+ORACLE_STATES = [
+    ("4.13-oracle-L1", P_L1), ("4.13-oracle-L2", P_L2), ("4.13-oracle-L3", P_L3), ("4.13-oracle-L4", P_L4),
+    ("4.13-oracle-codes", P_CODES), ("4.13-oracle-E3", P_E3), ("4.13-oracle-concealed", P_CONCEALED),
+    ("4.13-oracle-two_canastas", P_TWO_CANASTAS), ("4.13-oracle-seed_13_W", P_SEED_13_W),
+    ("4.13-oracle-T1", P_T1), ("4.13-oracle-E6", P_E6), ("4.13-oracle-T3", P_T3), ("4.13-oracle-take_out", P_T_OUT),
+    ("4.13-oracle-E5A", P_E5A), ("4.13-oracle-E5B", P_E5B), ("4.13-oracle-E5D", P_E5D),
+    ("4.13-oracle-decline", P_MAY_DECLINE), ("4.13-oracle-seed_13_take", P_SEED_13_TAKE),
+    ("4.13-oracle-seed_13_take_melded", P_SEED_13_TAKE_MELDED), ("4.13-oracle-E8", e8()),
+    ("4.13-oracle-two_twos", P_TWO_TWOS), ("4.13-oracle-two_jokers", P_TWO_JOKERS),
+]
+
+
+@pytest.mark.parametrize("state", [r[1] for r in ORACLE_STATES], ids=[r[0] for r in ORACLE_STATES])
+def test_4_13_listing_matches_the_rules(state):
+    listed = [mv for mv in wire_listed(state) if mv["type"] in ("meld", "take_pile")]
+    assert listed == oracle(state)
+
+
+# --- E10 seed_108: no going out in one go -----------------------------------------------------------
+
+
+def e10(hand, melded=False, options=SEED_108):
+    # side 0 has a canasta made by seat 0; seat 2 is to play
+    return play(hand, seat=2, options=options, melds={0: {"K": K_CANASTA}}, has_melded={0: True, 2: melded})
+
+
+E10_ROWS = [
+    ("E10-meld_leaving_one_card", e10("5C 5D 5H 9S"), M(2, "5: 5C 5D 5H"), "cannot_go_out"),
+    ("E10-meld_leaving_nothing", e10("5C 5D 5H"), M(2, "5: 5C 5D 5H"), "cannot_go_out"),
+    ("E10-last_card", e10("9S"), D(2, "9S"), "cannot_go_out"),
+    ("E10-meld_keeping_two", e10("5C 5D 5H 9S 9D"), M(2, "5: 5C 5D 5H"), None),
+    ("E10-later_turn", e10("5C 5D 5H 9S", melded=True), M(2, "5: 5C 5D 5H"), None),
+    ("E10-later_turn-last_card", e10("9S", melded=True), D(2, "9S"), None),
+    ("E10-classic_allows_it", e10("5C 5D 5H 9S", options={}), M(2, "5: 5C 5D 5H"), None),
+]
+
+
+@rows(E10_ROWS)
+def test_E10_no_going_out_in_one_go(state, move, expected):
+    check_row(state, move, expected)
+
+
+def test_E10_melding_earlier_permits_going_out_later():
+    after = at(e10("5C 5D 5H 9S 9D"), M(2, "5: 5C 5D 5H"), D(2, "9D"))
+    assert after.has_melded[2] is True and after.turn == 3
+    # a later turn of seat 2, from the melds that turn left
+    later = play("5S 9S", seat=2, options=SEED_108, melds={0: {"K": K_CANASTA, "5": "5C 5D 5H"}},
+                 has_melded={0: True, 2: True})
+    out = at(later, M(2, "5: 5S"), D(2, "9S"))
+    assert out.result.went_out == 2 and out.result.concealed is False
+    assert side_parts(out, 0)["going_out_bonus"] == 100
+
+
+# --- further positions the rules imply ------------------------------------------------------------
+
+P_W = play("2C 2D 2H 2S JK 7C 4D 9S", options=SEED_13, melds={1: {"K": "KC KD KH"}})
+P_W_OLD = play("2H 7C 4D 9S", options=SEED_13, melds={1: {"W": "2C 2D JK"}})
+P_BLACK = play("3C 3C 3S 4D", melds={1: {"K": K_CANASTA}}, hands={3: "5S"})
+P_FROZEN_OLD = drawing("9C 9H 5S 7H", melds={0: {"9": "9C 9D 9H"}}, pile="9S 2C 5D")
+P_SIX = play("AC AD JK KC KD KH QC QD QH 4S 9D", seat=0, seats=6, side_scores=[7500, 7499])
+P_SIX_1 = play("AC AD JK KC KD KH QC QD QH 4S 9D", seat=1, seats=6, side_scores=[7500, 7499])
+P_PILE_CONCEALED = drawing("7C 7C 7D 7D 7S 7S 4H", pile="7H 5D")
+P_THREE_SEATS = play("7C 7D 7H 4S 9D", seat=2, seats=3, side_scores=[0, 1500, -100])
+P_THREE_SEATS_1 = play("7C 7D 7H 4S 9D", seat=1, seats=3, side_scores=[0, 1500, -100])
+
+IMPLIED_ROWS = [
+    ("implied-seed_108-1000_exactly-30_below_40", play("KC KD KH KS 4C 9D", options=SEED_108, side_scores=[0, 1000]),
+     M(1, "K: KC KD KH"), "below_initial_minimum"),
+    ("implied-seed_108-1000_exactly-40_meets", play("KC KD KH KS 4C 9D", options=SEED_108, side_scores=[0, 1000]),
+     M(1, "K: KC KD KH KS"), None),
+    ("implied-seed_108-999-30_meets", play("KC KD KH KS 4C 9D", options=SEED_108, side_scores=[0, 999]),
+     M(1, "K: KC KD KH"), None),
+    ("implied-seed_13-wild_meld", P_W, M(1, "W: 2C 2D JK"), None),
+    ("implied-seed_13-wild_meld_of_five", P_W, M(1, "W: 2C 2D 2H 2S JK"), None),
+    ("implied-seed_13-wild_meld_of_two", P_W, M(1, "W: 2C 2D"), "invalid_meld"),
+    ("implied-seed_13-natural_in_the_wild_meld", P_W, M(1, "W: 2C 2D 7C"), "invalid_meld"),
+    ("implied-seed_13-natural_meld_keeps_three_wild_at_most", P_W, M(1, "K: 2C 2D 2H 2S"), "invalid_meld"),
+    ("implied-seed_13-wild_card_onto_the_wild_meld", P_W_OLD, M(1, "W: 2H"), None),
+    ("implied-seed_13-natural_onto_the_wild_meld", P_W_OLD, M(1, "W: 7C"), "invalid_meld"),
+    ("implied-seed_13-wild_meld_first-90_meets_50", play("2C 2D JK 4D 9S", options=SEED_13), M(1, "W: 2C 2D JK"), None),
+    ("implied-black_threes_going_out", P_BLACK, M(1, "3: 3C 3C 3S"), None),
+    ("implied-black_threes_all_four", play("3C 3C 3S 3S", melds={1: {"K": K_CANASTA}}), M(1, "3: 3C 3C 3S 3S"), None),
+    ("implied-black_threes_without_canasta", play("3C 3C 3S 4D", melds={1: {"K": "KC KD KH"}}),
+     M(1, "3: 3C 3C 3S"), "cannot_go_out"),
+    ("implied-black_threes_need_three", play("3C 3S 4D", melds={1: {"K": K_CANASTA}}), M(1, "3: 3C 3S"),
+     "invalid_meld"),
+    ("implied-frozen_pile-pair_onto_the_old_meld", P_FROZEN_OLD, T(0, "9C 9H"), None),
+    ("implied-frozen_pile-one_natural_onto_the_old_meld", P_FROZEN_OLD, T(0, "9C"), "frozen_pile_needs_pair"),
+    ("implied-frozen_pile-no_minimal_take", P_FROZEN_OLD, T(0), "frozen_pile_needs_pair"),
+    ("implied-six_players-7500-120_below_150", P_SIX, M(0, "A: AC AD JK", "K: KC KD KH"), "below_initial_minimum"),
+    ("implied-six_players-7500-150_meets", P_SIX, M(0, "A: AC AD JK", "K: KC KD KH", "Q: QC QD QH"), None),
+    ("implied-six_players-7499-120_meets", P_SIX_1, M(1, "A: AC AD JK", "K: KC KD KH"), None),
+    ("implied-four_players-7500-120_meets", play("AC AD JK KC KD KH 4S 9D", side_scores=[0, 7500]),
+     M(1, "A: AC AD JK", "K: KC KD KH"), None),
+    ("implied-concealed_from_the_pile-no_exemption", P_PILE_CONCEALED, T(0, "7C 7C 7D 7D 7S 7S"),
+     "below_initial_minimum"),
+    ("implied-seed_13-black_three_does_not_stop",
+     drawing("3C 3D 5S 7H", options=SEED_13, melds={0: {"K": "KC KD KH"}}, pile="3S 9H"), T(0, "3C 3D"), None),
+    ("implied-classic-black_three_stops",
+     drawing("3C 3C 5S 7H", melds={0: {"K": "KC KD KH"}}, pile="3S 9H"), T(0, "3C 3C"), "pile_blocked"),
+    ("implied-n3-each_for_his_own_score-15", P_THREE_SEATS, M(2, "7: 7C 7D 7H"), None),
+    ("implied-n3-each_for_his_own_score-90", P_THREE_SEATS_1, M(1, "7: 7C 7D 7H"), "below_initial_minimum"),
+    ("implied-n2-one_canasta_is_not_enough", play("9S", seats=2, melds={1: {"K": K_CANASTA}}), D(1, "9S"),
+     "cannot_go_out"),
+]
+
+
+@rows(IMPLIED_ROWS)
+def test_implied_positions(state, move, expected):
+    check_row(state, move, expected)
+
+
+def test_implied_black_three_meld_scores():
+    after = at(P_BLACK, M(1, "3: 3C 3C 3S"), D(1, "4D"))
+    # K canasta 70 + black threes 15; natural canasta 500; going out 100; seat 3 holds 5S
+    assert side_parts(after, 1) == parts(85, 500, 0, 100, 5, 680)
+
+
+def test_implied_frozen_pile_onto_the_old_meld_effects():
+    after = at(P_FROZEN_OLD, T(0, "9C 9H"))
+    assert list(after.melds[0]) == ["9"] and meld_of(after, 0, "9") == bag("9C 9D 9H 9S 9C 9H")
+    assert held(after, 0) == bag("5S 7H 2C 5D") and after.pile_frozen is False
+
+
+def test_implied_seed_108_mixed_canasta_becomes_natural_after_the_exchange():
+    state = play("KH 4C", options=SEED_108, melds={0: {"K": "KC KD KH KS KC KD JK"},
+                                                    1: {"Q": Q_CANASTA, "5": "5C 5D 5S"}},
+                 hands={0: "4S", 2: "6S", 3: "9H"})
+    before = finished(options=SEED_108, melds={0: {"K": "KC KD KH KS KC KD JK"}, 1: {"Q": Q_CANASTA}},
+                      hands={0: "4S", 2: "6S", 1: "", 3: "9H"})
+    assert side_parts(before, 0) == parts(110, 300, 0, 0, 10, 400)  # mixed before the exchange
+    after = at(state, X(1, 0, "K", "KH"), M(1, "5: JK"), D(1, "4C"))
+    assert after.result.went_out == 1
+    # side 0: seven natural kings 70, natural canasta 500, seats 0 and 2 hold 10
+    assert side_parts(after, 0) == parts(70, 500, 0, 0, 10, 560)
+    # side 1: Q canasta 70 + 5C 5D 5S JK 65, natural canasta 500, going out 100, seat 3 holds 9H
+    assert side_parts(after, 1) == parts(135, 500, 0, 100, 10, 725)
+
+
+def test_implied_concealed_from_the_pile_meeting_the_minimum():
+    state = drawing("7C 7C 7D 7D 7S 7S", pile="7H", side_scores=[-5, 0], has_melded={0: False},
+                    hands={2: "5S"})
+    after = at(state, T(0, "7C 7C 7D 7D 7S 7S"))  # 35 >= 15, a canasta, nothing left: out
+    assert after.result.went_out == 0 and after.result.concealed is True
+    assert side_parts(after, 0) == parts(35, 500, 0, 200, 5, 730)
+
+
+def test_implied_seed_13_threes_are_ordinary():
+    state = drawing("4C 5D 6H", seat=1, options=SEED_13, stock_top="3H")
+    assert held(at(state, Draw(1)), 1) == bag("4C 5D 6H 3H")
+    state = play("3C 3D 3H 9S 4D", options=SEED_13, melds={1: {"K": "KC KD KH"}})
+    assert meld_of(at(state, M(1, "3: 3C 3D 3H")), 1, "3") == bag("3C 3D 3H")
+    # and scored at 3 each, with no red-three bonus
+    over = finished(options=SEED_13, melds={1: {"3": "3C 3D 3H 3S"}}, hands={1: "3H", 0: "", 2: "", 3: ""},
+                    result={"reason": "stock_exhausted", "went_out": None})
+    assert side_parts(over, 1) == parts(12, 0, 0, 0, 3, 9)
+
+
+# --- §4.12 every reason code -----------------------------------------------------------------------
+
+
+def test_4_12_every_reason_code_has_a_refused_row():
+    refused = {r[3] for r in ALL_ROWS if r[3] is not None}
+    expected = {"hand_finished", "not_offered", "wrong_phase", "not_your_turn", "card_not_in_hand", "stock_empty",
+                "pile_empty", "pile_blocked", "single_card_pile", "bad_group", "frozen_pile_needs_pair",
+                "invalid_meld", "below_initial_minimum", "cannot_go_out", "not_first_turn",
+                "show_needs_natural_pair", "not_opponent_meld", "no_joker_in_meld", "exchange_card_wrong_rank",
+                "exchange_needs_own_meld", "already_asked", "ask_after_meld", "hand_too_small_to_ask",
+                "stock_not_empty", "must_take_pile"}
+    assert refused == expected
+    assert {r.value for r in rules.Reason} == expected
+
+
+# --- the positions helper -------------------------------------------------------------------------
+
+
+def test_the_positions_helper_fills_a_consistent_deck():
+    wire = position_wire(seats=6, hands={1: "KS KS"}, melds={1: {"Q": "QC QD QH"}}, pile="9H 2C", stock_top="4D",
+                         red_threes={3: "3D"}, phase="play", turn=1)
+    state = GAME.load_state(wire)
+    everything = Counter(wire["stock"]) + Counter(wire["pile"]) + Counter(["QC", "QD", "QH", "3D"])
+    for hand in wire["hands"]:
+        everything += Counter(hand)
+    assert everything == Counter(deck_codes(6)) and state.to_move == 1 and state.pile_frozen is True
+    assert wire["stock"][0] == "4D" and all(len(h) == 1 for s, h in enumerate(wire["hands"]) if s != 1)
+    assert state.turn_index == 6 and state.has_melded == (False, True, False, True, False, True)
+    # the others' cards meet nothing on the table: no pair, not the pile's rank, not a meld of their side
+    for seat, hand in enumerate(wire["hands"]):
+        if seat != 1:
+            assert hand[0][:-1] not in ("9", "Q") and not is_wild(hand[0]) and hand[0][:-1] != "3"
