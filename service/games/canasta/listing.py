@@ -145,7 +145,7 @@ def meld_moves(state: State, seat: int) -> Iterator[Move]:
         plans |= set(_going_out(pool, len(hand), gain=0, keys=_starters(pool)))
         yield from (Meld(seat, pool.groups(plan)) for plan in sorted(plans) if len(plan) >= 2)
     elif len(hand) == 2:
-        yield from (Meld(seat, pool.groups(plan)) for plan in _last_two(pool, hand, side_melds))
+        yield from (Meld(seat, pool.groups(plan)) for plan in sorted(set(_last_two(pool, hand, side_melds))))
 
 
 def _fitting(pool: Pool, meld: Sequence[Card], key: str, *, twos: int, jokers: int) -> Iterator[Counts]:

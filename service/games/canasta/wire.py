@@ -141,14 +141,14 @@ def _check_cards(state: State) -> None:
              *chain.from_iterable(state.red_threes),
              *(c for melds in state.melds for cards in melds.values() for c in cards)]
     check_deck(rules.full_deck(state.seats), found, lambda: _zones(state))
-    variant = state.variant
+    special = m.threes_special(state.variant)
     for seat, hand in enumerate(state.hands):
-        _require(not any(m.is_red_three(c, variant) for c in hand), f"/hands/{seat}",
-                 "a red three is laid out at once, never held")
+        if special and not m.RED_THREES.isdisjoint(hand):
+            raise InvalidState(f"/hands/{seat}", "a red three is laid out at once, never held")
     for seat, threes in enumerate(state.red_threes):
-        _require(all(m.is_red_three(c, variant) for c in threes), f"/red_threes/{seat}",
-                 "only red threes are laid out here (none in seed_13)")
-    _require(not state.pile or not m.is_red_three(state.pile[0], variant), "/pile/0",
+        if threes and not (special and m.RED_THREES.issuperset(threes)):
+            raise InvalidState(f"/red_threes/{seat}", "only red threes are laid out here (none in seed_13)")
+    _require(not state.pile or not m.is_red_three(state.pile[0], state.variant), "/pile/0",
              "a red three is never the pile's top card")
     _require(bool(state.pile) or not state.pile_frozen, "/pile_frozen", "an empty pile is not frozen")
 
@@ -157,8 +157,8 @@ def _check_melds(state: State) -> None:
     known = m.keys(state.variant)
     for side, melds in enumerate(state.melds):
         for key, cards in melds.items():
-            _require(key in known and m.meld_valid(key, cards, state.variant), f"/melds/{side}/{key}",
-                     f"not a valid {key} meld of {state.variant}")
+            if key not in known or not m.meld_valid(key, cards, state.variant):
+                raise InvalidState(f"/melds/{side}/{key}", f"not a valid {key} meld of {state.variant}")
     for seat, melded in enumerate(state.has_melded):
         _require(not melded or bool(state.melds[state.side_of(seat)]), f"/has_melded/{seat}",
                  "a seat that has melded has a side with melds")
