@@ -92,10 +92,7 @@ class Table:
     canastas_to_go_out: int
     target: int
     big_deck: bool
-
-    @property
-    def sides(self) -> Sides:
-        return Sides(self.seats, 2 if self.seats in (4, 6) else self.seats)
+    sides: Sides
 
 
 PLAYER_COUNTS = {CLASSIC: (2, 3, 4, 6), SEED_108: (2, 3, 4), SEED_13: (2, 3, 4)}
@@ -105,7 +102,7 @@ PLAYER_COUNTS = {CLASSIC: (2, 3, 4, 6), SEED_108: (2, 3, 4), SEED_13: (2, 3, 4)}
 def table(seats: int, variant: str) -> Table:
     dealt = 13 if variant == SEED_13 else {2: 15, 3: 13, 4: 11, 6: 13}[seats]
     return Table(seats, dealt, 2 if seats == 2 else 1, 2 if seats in (2, 6) else 1,
-                 10_000 if seats == 6 else 5000, seats == 6)
+                 10_000 if seats == 6 else 5000, seats == 6, Sides(seats, 2 if seats in (4, 6) else seats))
 
 
 @cache
