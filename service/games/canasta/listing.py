@@ -12,6 +12,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from service.cards import JOKER, Card
+from service.errors import IllegalMove
 from service.games.canasta import melds as m
 from service.games.canasta.melds import SEED_108, THREE, WILD_KEY
 from service.games.canasta.rules import (
@@ -26,9 +27,12 @@ from service.games.canasta.rules import (
     Melds,
     Move,
     Phase,
+    Reason,
     State,
     TakePile,
     TakeUpcard,
+    check,
+    frozen_for,
     is_legal,
     min_req,
 )
@@ -236,15 +240,34 @@ def _last_two(pool: Pool, hand: Sequence[Card], melds: Melds) -> Iterator[Plan]:
 # --- take_pile (§4.13 rules 1-4) -------------------------------------------------------------
 
 
+UNTAKEABLE = frozenset({Reason.HAND_FINISHED, Reason.WRONG_PHASE, Reason.NOT_YOUR_TURN, Reason.PILE_EMPTY,
+                        Reason.PILE_BLOCKED, Reason.SINGLE_CARD_PILE})
+"""Refusals of the minimal take that refuse every take (§4.3 P1-P4)."""
+
+
+def _takeable(state: State, seat: int) -> bool:
+    try:
+        check(state, TakePile(seat))
+    except IllegalMove as refusal:
+        return refusal.reason not in UNTAKEABLE
+    return True
+
+
 def pile_takes(state: State, seat: int) -> Iterator[Move]:
-    if not state.pile or m.is_wild(state.pile[0]):
+    """Rules 1-4 of the take. Only the top groups that keep the top card's meld valid are tried,
+    with a natural pair when the pile is frozen for the side (P6-P7): trying every count made a
+    draw-phase listing take up to 0.9 ms."""
+    if not _takeable(state, seat):
         return
     top, hand = state.pile[0], state.hands[seat]
     key, side = str(top.rank), state.side_of(seat)
     pool = Pool.of(hand, state.variant)
     gain = len(state.pile) - 1 - sum(1 for c in state.pile[1:] if m.is_red_three(c, state.variant))
     rest = [k for k in _starters(pool) if k != key]
-    for counts in [(0, 0, 0), *pool.triples(key, twos=len(pool.twos), jokers=pool.jokers)]:
+    meld = (*state.melds[side].get(key, ()), top)
+    tops = [(0, 0, 0)] if m.meld_valid(key, meld, state.variant) else []
+    tops += _fitting(pool, meld, key, twos=len(pool.twos), jokers=pool.jokers)
+    for counts in (c for c in tops if c[0] >= 2 or not frozen_for(state, side)):
         top_cards = pool.groups(((key, counts),))[0].cards
         yield TakePile(seat, top_cards)
         after_top = Pool(pool.variant, {**pool.naturals, key: ()}, pool.twos[counts[1]:],
