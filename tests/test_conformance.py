@@ -25,8 +25,8 @@ import pytest
 from marshmallow.validate import OneOf
 
 from service.cards import CARDS, SeedStream
-from service.games import GAMES
 from service.errors import InvalidState
+from service.games import GAMES
 from service.games.base import DealSetup, Game, is_legal
 
 HANDS_PER_GAME = 1000

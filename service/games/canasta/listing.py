@@ -70,15 +70,6 @@ class Pool:
     def takes_wild(self, key: str) -> bool:
         return key != THREE or not m.threes_special(self.variant)
 
-    def triples(self, key: str, *, twos: int, jokers: int) -> Iterator[Counts]:
-        """Every (a, b, j) of ``key`` within what is left, at least one card."""
-        wild = self.takes_wild(key)
-        for a in range(self.count(key) + 1):
-            for b in range(twos + 1 if wild else 1):
-                for j in range(jokers + 1 if wild else 1):
-                    if a + b + j:
-                        yield a, b, j
-
     def points(self, key: str, counts: Counts) -> int:
         a, b, j = counts
         natural = m.value(self.naturals[key][0], self.variant) if a else 0

@@ -66,9 +66,7 @@ def keys(variant: str) -> tuple[str, ...]:
     return KEY_ORDER if variant == SEED_13 else KEY_ORDER[:-1]
 
 
-def natural_key(card: Card) -> str | None:
-    """The meld a natural card belongs to (its rank); None for a wild card."""
-    return None if is_wild(card) else card.rank
+KEY_SETS = {variant: frozenset(keys(variant)) for variant in VARIANTS}
 
 
 def meld_valid(key: str, cards: Sequence[Card], variant: str) -> bool:
