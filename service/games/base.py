@@ -218,6 +218,61 @@ class TrickGame(CandidateListing[SM, M]):
         return self.rule_set.candidate_moves(state, seat)
 
 
+@dataclass(frozen=True, slots=True)
+class WireForm(Generic[S, M]):
+    """A game's states and moves on the wire, and its views, as its wire module defines them."""
+
+    load_state: Callable[[Wire], S]
+    dump_state: Callable[[S], Wire]
+    load_move: Callable[[Wire], M]
+    dump_move: Callable[[M], Wire]
+    view: Callable[[S, int | None], Wire]
+
+
+@dataclass(frozen=True, slots=True)
+class MeldingRules(Generic[S, M]):
+    """A game's pure rules when they list the legal moves themselves (Bezique, Canasta)."""
+
+    check: Callable[[S, M], None]
+    apply: Callable[[S, M], tuple[S, list[Event]]]
+    legal_moves: Callable[[S, int], list[M]]
+
+
+class MeldingGame(Generic[SM, M]):
+    """The protocol's rules and wire methods for a game that declares its ``rule_set`` and
+    ``wire_form``; the game class adds its info, schemas, deal and score."""
+
+    rule_set: MeldingRules[SM, M]
+    wire_form: WireForm[SM, M]
+
+    def load_state(self, state: Wire) -> SM:
+        return self.wire_form.load_state(state)
+
+    def dump_state(self, state: SM) -> Wire:
+        return self.wire_form.dump_state(state)
+
+    def load_move(self, move: Wire) -> M:
+        return self.wire_form.load_move(move)
+
+    def dump_move(self, move: M) -> Wire:
+        return self.wire_form.dump_move(move)
+
+    def view(self, state: SM, seat: int | None) -> Wire:
+        return self.wire_form.view(state, seat)
+
+    def to_move(self, state: SM) -> int | None:
+        return state.to_move
+
+    def check(self, state: SM, move: M) -> None:
+        self.rule_set.check(state, move)
+
+    def apply(self, state: SM, move: M) -> tuple[SM, list[Event]]:
+        return self.rule_set.apply(state, move)
+
+    def legal_moves(self, state: SM, seat: int) -> list[M]:
+        return self.rule_set.legal_moves(state, seat)
+
+
 def is_legal(game: Game[S, M], state: S, move: M) -> bool:
     return _accepts(game.check, state, move)
 

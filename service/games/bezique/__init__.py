@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from service.cards import DeckSource, codes
 from service.errors import HandNotFinished, InvalidMatch
-from service.games.base import DealSetup, Event, GameInfo, Wire, card_values, options_wire
+from service.games.base import (
+    DealSetup,
+    GameInfo,
+    MeldingGame,
+    MeldingRules,
+    Wire,
+    WireForm,
+    card_values,
+    options_wire,
+)
 from service.games.bezique import rules, wire
 from service.games.bezique.rules import Move, Options, Phase, State
 from service.games.bezique.schemas import SCHEMAS
@@ -43,9 +52,11 @@ def match_after(totals: list[int], state: State) -> Wire:
             "next_dealer": next_dealer, "sitting_out": None if next_dealer in next_active else next_dealer}
 
 
-class Bezique:
+class Bezique(MeldingGame[State, Move]):
     info = INFO
     schemas = SCHEMAS
+    rule_set = MeldingRules(rules.check, rules.apply, rules.legal_moves)
+    wire_form = WireForm(wire.load_state, wire.dump_state, wire.load_move, wire.dump_move, wire.view)
 
     def deal(self, setup: DealSetup, source: DeckSource) -> State:
         options = wire.load_options(setup.options)
@@ -54,33 +65,6 @@ class Bezique:
             _check_match(setup.match, seats=setup.players, dealer=dealer, target=options.target_score,
                          at="/dealer")
         return rules.deal(seats=setup.players, dealer=dealer, options=options, source=source)
-
-    def load_state(self, state: Wire) -> State:
-        return wire.load_state(state)
-
-    def dump_state(self, state: State) -> Wire:
-        return wire.dump_state(state)
-
-    def load_move(self, move: Wire) -> Move:
-        return wire.load_move(move)
-
-    def dump_move(self, move: Move) -> Wire:
-        return wire.dump_move(move)
-
-    def to_move(self, state: State) -> int | None:
-        return state.to_move
-
-    def check(self, state: State, move: Move) -> None:
-        rules.check(state, move)
-
-    def apply(self, state: State, move: Move) -> tuple[State, list[Event]]:
-        return rules.apply(state, move)
-
-    def legal_moves(self, state: State, seat: int) -> list[Move]:
-        return rules.legal_moves(state, seat)
-
-    def view(self, state: State, seat: int | None) -> Wire:
-        return wire.view(state, seat)
 
     def score(self, state: State, match: Wire | None) -> Wire:
         if state.phase != Phase.FINISHED:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from service.cards import DeckSource, codes
 from service.errors import HandNotFinished, InvalidMatch, InvalidState
-from service.games.base import DealSetup, Event, GameInfo, Wire, options_wire
+from service.games.base import DealSetup, GameInfo, MeldingGame, MeldingRules, Wire, WireForm, options_wire
 from service.games.canasta import listing, rules, wire
 from service.games.canasta import melds as m
 from service.games.canasta.rules import Move, Options, Phase, State
@@ -55,9 +55,11 @@ def match_after(state: State, totals: list[int]) -> Wire:
     }
 
 
-class Canasta:
+class Canasta(MeldingGame[State, Move]):
     info = INFO
     schemas = SCHEMAS
+    rule_set = MeldingRules(rules.check, rules.apply, listing.legal_moves)
+    wire_form = WireForm(wire.load_state, wire.dump_state, wire.load_move, wire.dump_move, wire.view)
 
     def deal(self, setup: DealSetup, source: DeckSource) -> State:
         options = wire.load_options(setup.options)
@@ -69,33 +71,6 @@ class Canasta:
             scores = tuple(setup.match["totals"])
         return rules.deal(seats=setup.players, dealer=dealer, options=options, side_scores=scores,
                           source=source)
-
-    def load_state(self, state: Wire) -> State:
-        return wire.load_state(state)
-
-    def dump_state(self, state: State) -> Wire:
-        return wire.dump_state(state)
-
-    def load_move(self, move: Wire) -> Move:
-        return wire.load_move(move)
-
-    def dump_move(self, move: Move) -> Wire:
-        return wire.dump_move(move)
-
-    def to_move(self, state: State) -> int | None:
-        return state.to_move
-
-    def check(self, state: State, move: Move) -> None:
-        rules.check(state, move)
-
-    def apply(self, state: State, move: Move) -> tuple[State, list[Event]]:
-        return rules.apply(state, move)
-
-    def legal_moves(self, state: State, seat: int) -> list[Move]:
-        return listing.legal_moves(state, seat)
-
-    def view(self, state: State, seat: int | None) -> Wire:
-        return wire.view(state, seat)
 
     def score(self, state: State, match: Wire | None) -> Wire:
         if state.phase != Phase.HAND_OVER or state.result is None:
