@@ -43,7 +43,7 @@ problem documents.
 Changes in 1.1: `GET /v1/games/{game}` gives `card_values` by card code (`"AS": 11`), no longer by rank
 (`"A": 11`), so that every card can have its own value.
 
-Changes in 1.2: Bezique; `GET /v1/games/{game}` also gives `deck_cards`, the deck with every card
+Changes in 1.2: Bezique and Canasta; `GET /v1/games/{game}` also gives `deck_cards`, the deck with every card
 as often as it is in it (a multi-pack game repeats codes).
 """
 

@@ -177,7 +177,7 @@ class CandidateListing(ABC, Generic[S, M]):
     def candidate_moves(self, state: S, seat: int) -> Iterable[M]: ...
 
     def legal_moves(self, state: S, seat: int) -> list[M]:
-        return [move for move in self.candidate_moves(state, seat) if _accepts(self.check, state, move)]
+        return [move for move in self.candidate_moves(state, seat) if accepts(self.check, state, move)]
 
 
 class Moving(Protocol):
@@ -274,10 +274,11 @@ class MeldingGame(Generic[SM, M]):
 
 
 def is_legal(game: Game[S, M], state: S, move: M) -> bool:
-    return _accepts(game.check, state, move)
+    return accepts(game.check, state, move)
 
 
-def _accepts(check: Callable[[S, M], None], state: S, move: M) -> bool:
+def accepts(check: Callable[[S, M], None], state: S, move: M) -> bool:
+    """Whether ``check`` lets the move through (a rules module's own yes/no question)."""
     try:
         check(state, move)
     except IllegalMove:

@@ -110,3 +110,18 @@ def test_the_longest_listing_the_rules_name_is_answered_in_full(client):
             "from_hand": [{"card": "JC"}, {"card": "JC"}, {"card": "JD"}, {"card": "JS"}], "from_table": []}
     assert four in listing
     assert post(client, "validate", {**bezique_jacks(), "move": four})["legal"]
+
+
+def test_a_declaration_window_with_too_small_a_stock_is_refused(client):
+    """§5.3: the hand ends after the draw that leaves fewer cards than players, so a window (which
+    a draw follows) always has a full draw left; a state that says otherwise is a 422, not a 500."""
+    final = play_hand(client, random.Random(9), post(client, "deal", {"seed": "window"})["state"])
+    leader, other = final["leader"], 1 - final["leader"]
+    hands = [list(h) for h in final["hands"]]
+    won = [list(w) for w in final["won_cards"]]
+    won[leader] += [hands[leader].pop(), hands[other].pop()]
+    broken = {**final, "hands": hands, "won_cards": won, "phase": "declare", "status": "in_progress",
+              "tricks_played": final["tricks_played"] + 1, "trick_winner": leader, "to_move": leader,
+              "declared_in_window": False, "result": None}
+    answer = client.post(f"{P}/validate", json={"state": broken, "move": {"type": "pass", "seat": leader}})
+    assert answer.status_code == 422 and answer.json["errors"][0]["pointer"] == "/state/stock", answer.json

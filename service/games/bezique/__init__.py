@@ -74,7 +74,6 @@ class Bezique(MeldingGame[State, Move]):
             _check_match(match, seats=state.seats, dealer=state.dealer, target=state.options.target_score,
                          at="/match/next_dealer")
             totals = list(match["totals"])
-        hand = {"scores": list(state.scores), "tricks_played": state.tricks_played,
-                "last_trick_winner": state.leader, "hand_winners": rules.hand_winners(state)}
+        hand = wire.result(state)
         return {"hand": hand, "match": match_after([t + s for t, s in zip(totals, state.scores, strict=True)],
                                                     state)}

@@ -16,9 +16,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from service.cards import CARDS, JOKER, Card
+from service.cards import CARDS, JOKER, SUITS, Card
 
-SUITS = ("C", "D", "H", "S")
 RANKS = ("A", "10", "K", "Q", "J", "9")
 """The canonical order of §4.6 (suits C D H S, ranks A 10 K Q J 9), also used for sorting."""
 IDENTITIES: tuple[Card, ...] = tuple(CARDS[r + s] for s in SUITS for r in RANKS)

@@ -6,7 +6,7 @@ from typing import Any
 
 from marshmallow import fields, validate
 
-from service.cards import codes
+from service.cards import SUITS, codes
 from service.games.bezique import rules
 from service.games.bezique.declarations import IDENTITIES, KINDS
 from service.wire.fields import StrictBoolean, StrictInteger
@@ -20,7 +20,6 @@ from service.wire.schemas import (
 
 PREFIX = "Bezique"
 CODES = tuple(dict.fromkeys(codes(rules.full_deck(rules.Options(packs=10)))))
-SUITS = ("C", "D", "H", "S")
 MAX_ID = 1_000
 """Exposed ids count the cards declared in a hand: far fewer than this."""
 FIELDS = CardFields(PREFIX, CODES, max_seats=4)

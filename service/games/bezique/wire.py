@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 from itertools import chain
 from typing import Any
 
@@ -78,13 +78,7 @@ def dump_move(move: Move) -> Wire:
 
 
 def _exposed(wire: Wire) -> Exposed:
-    return Exposed(wire["id"], CARDS[wire["card"]], CARDS[wire["as"]], _tag_set(tuple(wire["tags"])))
-
-
-@cache
-def _tag_set(tags: tuple[str, ...]) -> frozenset[str]:
-    """One set for each list of tags sent (there are few): equal tags then share one object."""
-    return frozenset(tags)
+    return Exposed(wire["id"], CARDS[wire["card"]], CARDS[wire["as"]], frozenset(wire["tags"]))
 
 
 def load_state(wire: Wire) -> State:
@@ -176,7 +170,7 @@ def _check_exposed(state: State) -> None:
                                    f"with {state.trump_suit} trumps (and scores once in a family)")
 
 
-@cache
+@lru_cache(maxsize=4096)  # the combinations met in play are few; a client may send any
 def _tags_fit(trump: str, identity: Card, tags: frozenset[str]) -> bool:
     """Each tag a kind the identity can score in, and at most one per family (§4.3.7); a few
     hundred combinations at most, so remembered."""
@@ -237,8 +231,7 @@ def _check_turn(state: State) -> None:
         _require(len(state.stock) < a, "/phase", f"the hand ends only when fewer than {a} cards are left")
         _require(state.tricks_played > 0, "/tricks_played", "a hand ends after its last trick")
         return
-    _require(len(state.stock) >= (0 if window else a), "/stock",
-             f"with fewer than {a} cards left the hand is finished")
+    _require(len(state.stock) >= a, "/stock", f"with fewer than {a} cards left the hand is finished")
     expected = state.leader
     if phase == Phase.FOLLOW:
         _require(0 < len(state.trick) < a, "/trick", "a trick in progress holds a card of some players")
@@ -256,7 +249,8 @@ def _check_turn(state: State) -> None:
             _require(state.leader == state.active[0], "/leader", "the dealer's left leads the first trick")
 
 
-def _result(state: State) -> Wire | None:
+def result(state: State) -> Wire | None:
+    """§7.2, once the hand is finished."""
     if state.phase != Phase.FINISHED:
         return None
     return {"scores": list(state.scores), "tricks_played": state.tricks_played,
@@ -269,7 +263,7 @@ def _derived(state: State) -> Wire:
         "status": Status.of(finished=state.phase == Phase.FINISHED), "active": list(state.active),
         "bezique_jack": state.bezique_jack.code,
         "trump_card": None if trump_card is None else trump_card.code,
-        "result": _result(state),
+        "result": result(state),
     }
 
 
@@ -277,7 +271,7 @@ def _exposed_wire(e: Exposed) -> Wire:
     return {"id": e.id, "card": e.card.code, "as": e.as_.code, "tags": list(_sorted_tags(e.tags))}
 
 
-@cache
+@lru_cache(maxsize=4096)
 def _sorted_tags(tags: frozenset[str]) -> tuple[str, ...]:
     return tuple(sorted(tags))
 

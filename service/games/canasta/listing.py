@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from service.cards import JOKER, Card
+from service.cards import CARDS, JOKER, Card
 from service.errors import IllegalMove
 from service.games.canasta import melds as m
 from service.games.canasta.melds import SEED_108, THREE, WILD_KEY
@@ -37,11 +37,11 @@ from service.games.canasta.rules import (
     min_req,
 )
 
+TWO = CARDS["2C"]
 Counts = tuple[int, int, int]
 """A group's naturals, twos and jokers."""
 Plan = tuple[tuple[str, Counts], ...]
 """Groups by key and counts, in key order."""
-WILD_VALUE = {"2": 20, "JK": 50}
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +73,7 @@ class Pool:
     def points(self, key: str, counts: Counts) -> int:
         a, b, j = counts
         natural = m.value(self.naturals[key][0], self.variant) if a else 0
-        return a * natural + b * WILD_VALUE["2"] + j * WILD_VALUE["JK"]
+        return a * natural + b * m.value(TWO, self.variant) + j * m.value(JOKER, self.variant)
 
     def groups(self, plan: Plan, twos_used: int = 0) -> tuple[Group, ...]:
         found = []

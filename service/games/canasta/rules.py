@@ -11,15 +11,12 @@ from enum import StrEnum
 from functools import cache
 from typing import Any, ClassVar, TypeVar
 
-from service.cards import JOKER, Card, DeckSource, deck
-from service.errors import IllegalMove
+from service.cards import JOKER, RANKS, Card, DeckSource, deck
 from service.games import base
 from service.games.base import Event, evolve, option, refuse
 from service.games.canasta import melds as m
 from service.games.canasta.melds import CLASSIC, SEED_13, SEED_108, THREE, WILD_KEY
 from service.games.seating import Sides
-
-RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 
 Melds = Mapping[str, tuple[Card, ...]]
 """A side's melds by key."""
@@ -514,11 +511,7 @@ CHECKS: dict[type, Callable[[State, Any], None]] = {
 
 
 def is_legal(state: State, move: Move) -> bool:
-    try:
-        check(state, move)
-    except IllegalMove:
-        return False
-    return True
+    return base.accepts(check, state, move)
 
 
 # --- effects (§4-§6) ---------------------------------------------------------------------------

@@ -107,7 +107,8 @@ def load_state(wire: Wire) -> State:
                         ("side_scores", sides), ("melds", sides)):
         per = "seat" if count == seats else "side"
         _require(len(wire[name]) == count, f"/{name}", f"one entry per {per}: {count}")
-    _require(wire["dealer"] < seats and wire["turn"] < seats, "/turn", f"seats are 0..{seats - 1}")
+    _require(wire["dealer"] < seats, "/dealer", f"seats are 0..{seats - 1}")
+    _require(wire["turn"] < seats, "/turn", f"seats are 0..{seats - 1}")
     state = State(
         options=options, seats=seats, dealer=wire["dealer"], side_scores=tuple(wire["side_scores"]),
         hands=tuple(pile(h) for h in wire["hands"]), stock=pile(wire["stock"]), pile=pile(wire["pile"]),
