@@ -65,6 +65,14 @@ def pile(codes: Iterable[str]) -> tuple[Card, ...]:
     return tuple(map(_BY_CODE, codes))
 
 
+def without(pile: Sequence[Card], cards: Sequence[Card]) -> tuple[Card, ...]:
+    """The pile less the given cards, one copy of each (the caller knows they are in it)."""
+    rest = list(pile)
+    for card in cards:
+        rest.remove(card)
+    return tuple(rest)
+
+
 def codes(pile: Iterable[Card]) -> list[str]:
     """Format cards as their codes, keeping order."""
     return list(map(_CODE, pile))

@@ -319,6 +319,11 @@ def evolve(state: T, **changes: Any) -> T:
     return new
 
 
+def replace_at(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
+    """A per-seat (or per-side) tuple with one entry replaced, by slicing."""
+    return (*values[:index], value, *values[index + 1:])
+
+
 def check_derived(wire: Wire, expected: Wire) -> None:
     """Derived fields may be left out of a state; when sent, they must agree with the rest."""
     for name, value in expected.items():

@@ -12,11 +12,11 @@ from collections import Counter
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
-from typing import ClassVar, NamedTuple, TypeVar
+from typing import ClassVar, NamedTuple
 
-from service.cards import CARDS, JOKER, SUITS, Card, DeckSource, deck
+from service.cards import CARDS, JOKER, SUITS, Card, DeckSource, deck, without
 from service.games import base
-from service.games.base import Event, evolve, option, refuse
+from service.games.base import Event, evolve, option, refuse, replace_at
 from service.games.bezique import declarations as decl
 from service.games.bezique.declarations import IDENTITIES, KINDS, LADDERED, TableClass
 from service.games.seating import active_seats
@@ -192,11 +192,7 @@ class ExchangeTrump:
 
 
 Move = Play | Declare | Pass | ExchangeTrump
-T = TypeVar("T")
 
-
-def _with(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
-    return (*values[:index], value, *values[index + 1:])
 
 
 def active_order(seats: int, dealer: int, options: Options) -> tuple[int, ...]:
@@ -385,25 +381,19 @@ def _play(state: State, move: Play) -> tuple[State, list[Event]]:
         shown = _exposed(state, seat, move.exposed_id)
         assert shown is not None  # check() refused anything else
         played = Played(seat, shown.card, shown.as_, "table")
-        state = evolve(state, exposed=_with(state.exposed, seat, tuple(
+        state = evolve(state, exposed=replace_at(state.exposed, seat, tuple(
             e for e in state.exposed[seat] if e.id != move.exposed_id)))
     else:
         card = move.card
         assert card is not None
         played = Played(seat, card, move.as_ or card, "hand")
-        state = evolve(state, hands=_with(state.hands, seat, _without(state.hands[seat], [card])))
+        state = evolve(state, hands=replace_at(state.hands, seat, without(state.hands[seat], [card])))
     trick = (*state.trick, played)
     events = [Event("card_played", seat, (played.card,))]
     if len(trick) < len(state.active):
         return evolve(state, trick=trick, phase=Phase.FOLLOW, to_move=next_active(state.active, seat)), events
     return _resolve(evolve(state, trick=trick), events)
 
-
-def _without(pile: tuple[Card, ...], cards: list[Card]) -> tuple[Card, ...]:
-    rest = list(pile)
-    for card in cards:
-        rest.remove(card)
-    return tuple(rest)
 
 
 def beats(card: Card, best: Card, trump: str, order: dict[str, int]) -> bool:
@@ -428,7 +418,7 @@ def _resolve(state: State, events: list[Event]) -> tuple[State, list[Event]]:
     taken = tuple(p.card for p in state.trick)
     events.append(Event("trick_won", winner, taken))
     return evolve(
-        state, won_cards=_with(state.won_cards, winner, state.won_cards[winner] + taken), trick=(),
+        state, won_cards=replace_at(state.won_cards, winner, state.won_cards[winner] + taken), trick=(),
         tricks_played=state.tricks_played + 1, phase=Phase.DECLARE, declared_in_window=False,
         leader=winner, to_move=winner, trick_winner=winner,
     ), events
@@ -448,14 +438,15 @@ def _declare(state: State, move: Declare) -> tuple[State, Event]:
     new = tuple(Exposed(first + i, card, as_ or card, frozenset([kind]))
                 for i, (card, as_) in enumerate(move.from_hand))
     if ladder is not None:
-        counts = _with(counts, ladder, counts[ladder] + 1)
+        counts = replace_at(counts, ladder, counts[ladder] + 1)
     shown = tuple(e.as_ for e in new) + tuple(e.as_ for e in tagged if e.id in used)
+    hand = without(state.hands[seat], [c for c, _ in move.from_hand])
     return evolve(
-        state, hands=_with(state.hands, seat, _without(state.hands[seat], [c for c, _ in move.from_hand])),
-        exposed=_with(state.exposed, seat, tagged + new), next_exposed_id=first + len(new),
-        decl_counts=_with(state.decl_counts, seat, counts),
-        scores=_with(state.scores, seat, state.scores[seat] + gained),
-        last_declared_after_trick=_with(state.last_declared_after_trick, seat, state.tricks_played),
+        state, hands=replace_at(state.hands, seat, hand),
+        exposed=replace_at(state.exposed, seat, tagged + new), next_exposed_id=first + len(new),
+        decl_counts=replace_at(state.decl_counts, seat, counts),
+        scores=replace_at(state.scores, seat, state.scores[seat] + gained),
+        last_declared_after_trick=replace_at(state.last_declared_after_trick, seat, state.tricks_played),
         declared_in_window=True,
     ), Event("declared", seat, shown, gained)
 
@@ -463,9 +454,9 @@ def _declare(state: State, move: Declare) -> tuple[State, Event]:
 def _exchange(state: State, seat: int) -> tuple[State, list[Event]]:
     """§4.4: the trump nine and the turned card change places."""
     nine, turned = CARDS["9" + state.trump_suit], state.stock[-1]
-    hand = (*_without(state.hands[seat], [nine]), turned)
-    scores = _with(state.scores, seat, state.scores[seat] + state.options.exchange_points)
-    return evolve(state, hands=_with(state.hands, seat, hand), stock=(*state.stock[:-1], nine),
+    hand = (*without(state.hands[seat], [nine]), turned)
+    scores = replace_at(state.scores, seat, state.scores[seat] + state.options.exchange_points)
+    return evolve(state, hands=replace_at(state.hands, seat, hand), stock=(*state.stock[:-1], nine),
                   scores=scores), [Event("trump_exchanged", seat, (turned, nine))]
 
 

@@ -9,18 +9,17 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar
 
-from service.cards import JOKER, RANKS, Card, DeckSource, deck
+from service.cards import JOKER, RANKS, Card, DeckSource, deck, without
 from service.games import base
-from service.games.base import Event, evolve, option, refuse
+from service.games.base import Event, evolve, option, refuse, replace_at
 from service.games.canasta import melds as m
 from service.games.canasta.melds import CLASSIC, SEED_13, SEED_108, THREE, WILD_KEY
 from service.games.seating import Sides
 
 Melds = Mapping[str, tuple[Card, ...]]
 """A side's melds by key."""
-T = TypeVar("T")
 
 
 class Reason(base.Reason):
@@ -243,15 +242,6 @@ PHASE_MOVES: dict[Phase, tuple[type, ...]] = {
 }
 
 
-def _with(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
-    return (*values[:index], value, *values[index + 1:])
-
-
-def _without(pile: Sequence[Card], cards: Sequence[Card]) -> tuple[Card, ...]:
-    rest = list(pile)
-    for card in cards:
-        rest.remove(card)
-    return tuple(rest)
 
 
 # --- deal (§3) ---------------------------------------------------------------------------------
@@ -533,15 +523,15 @@ def _draw(state: State, move: Draw) -> tuple[State, list[Event]]:
             threes.append(card)
             events.append(Event("red_three_laid", seat, (card,)))
             if not stock:
-                state = evolve(state, stock=(), red_threes=_with(state.red_threes, seat, tuple(threes)),
-                               hands=_with(state.hands, seat, tuple(hand)))
+                state = evolve(state, stock=(), red_threes=replace_at(state.red_threes, seat, tuple(threes)),
+                               hands=replace_at(state.hands, seat, tuple(hand)))
                 return _end(state, Result("red_three_last")), [*events, Event("hand_over", None)]
             continue
         hand.append(card)
         wanted -= 1
     events.insert(0, Event("drew", seat))
-    return evolve(state, stock=tuple(stock), hands=_with(state.hands, seat, tuple(hand)),
-                  red_threes=_with(state.red_threes, seat, tuple(threes)), phase=Phase.PLAY,
+    return evolve(state, stock=tuple(stock), hands=replace_at(state.hands, seat, tuple(hand)),
+                  red_threes=replace_at(state.red_threes, seat, tuple(threes)), phase=Phase.PLAY,
                   turn_info=evolve(state.turn_info, drew="stock")), events
 
 
@@ -553,16 +543,16 @@ def _lay(state: State, seat: int, groups: Sequence[Group], *, from_hand: Sequenc
     info = state.turn_info
     info = evolve(info, melded_this_turn=True,
                   added_to_old=info.added_to_old or any(g.key in info.keys_at_start for g in groups))
-    hand = (*_without(state.hands[seat], from_hand), *into_hand)
-    return evolve(state, hands=_with(state.hands, seat, hand),
-                  melds=_with(state.melds, side, placed(state.melds[side], groups)), turn_info=info)
+    hand = (*without(state.hands[seat], from_hand), *into_hand)
+    return evolve(state, hands=replace_at(state.hands, seat, hand),
+                  melds=replace_at(state.melds, side, placed(state.melds[side], groups)), turn_info=info)
 
 
 def _take_rest(state: State, seat: int, rest: Sequence[Card]) -> tuple[State, list[Card]]:
     """The pile's other cards: red threes to the seat's area, without replacement (§4.3)."""
     threes = [c for c in rest if m.is_red_three(c, state.variant)]
     kept = [c for c in rest if not m.is_red_three(c, state.variant)]
-    state = evolve(state, red_threes=_with(state.red_threes, seat, (*state.red_threes[seat], *threes)),
+    state = evolve(state, red_threes=replace_at(state.red_threes, seat, (*state.red_threes[seat], *threes)),
                    pile=(), pile_frozen=False, phase=Phase.PLAY)
     return state, kept
 
@@ -588,7 +578,7 @@ def _take_upcard(state: State, move: TakeUpcard) -> tuple[State, list[Event]]:
         return _after_laying(evolve(state, turn_info=evolve(state.turn_info, drew="pile")), move.seat, events)
     state, kept = _take_rest(state, move.seat, state.pile)
     hand = (*state.hands[move.seat], *kept)
-    return evolve(state, hands=_with(state.hands, move.seat, hand),
+    return evolve(state, hands=replace_at(state.hands, move.seat, hand),
                   turn_info=evolve(state.turn_info, drew="upcard")), events
 
 
@@ -608,26 +598,26 @@ def _after_laying(state: State, seat: int, events: list[Event]) -> tuple[State, 
 def _exchange(state: State, move: ExchangeJoker) -> tuple[State, list[Event]]:
     """§4.6: the joker to the hand, the natural card into the opponent's meld in its place."""
     theirs = dict(state.melds[move.from_side])
-    theirs[move.rank] = (*_without(theirs[move.rank], [JOKER]), move.card)
-    hand = (*_without(state.hands[move.seat], [move.card]), JOKER)
+    theirs[move.rank] = (*without(theirs[move.rank], [JOKER]), move.card)
+    hand = (*without(state.hands[move.seat], [move.card]), JOKER)
     info = evolve(state.turn_info, actions=state.turn_info.actions + 1)
-    return evolve(state, hands=_with(state.hands, move.seat, hand), turn_info=info,
-                  melds=_with(state.melds, move.from_side, theirs)), [
+    return evolve(state, hands=replace_at(state.hands, move.seat, hand), turn_info=info,
+                  melds=replace_at(state.melds, move.from_side, theirs)), [
         Event("joker_exchanged", move.seat, (move.card,))]
 
 
 def _discard(state: State, move: Discard) -> tuple[State, list[Event]]:
     """§4.7 and §4.11: the discard ends the turn, or the hand when it was the last card."""
     seat = move.seat
-    state = evolve(state, hands=_with(state.hands, seat, _without(state.hands[seat], [move.card])),
+    state = evolve(state, hands=replace_at(state.hands, seat, without(state.hands[seat], [move.card])),
                    pile=(move.card, *state.pile), pile_frozen=state.pile_frozen or m.is_wild(move.card))
     events = [Event("discarded", seat, (move.card,))]
     if not state.hands[seat]:
         return _went_out(state, seat), [*events, Event("went_out", seat), Event("hand_over", None)]
     nxt = (seat + 1) % state.seats
+    melded = state.has_melded[seat] or state.turn_info.melded_this_turn
     state = evolve(
-        state,
-        has_melded=_with(state.has_melded, seat, state.has_melded[seat] or state.turn_info.melded_this_turn),
+        state, has_melded=replace_at(state.has_melded, seat, melded),
         turn=nxt, to_move=nxt, turn_index=state.turn_index + 1, phase=Phase.DRAW,
         turn_info=TurnInfo(keys_at_start=frozenset(state.melds[state.side_of(nxt)])),
     )

@@ -8,11 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import permutations
-from typing import ClassVar, TypeVar
+from typing import ClassVar
 
 from service.cards import CARDS, Card, DeckSource, deck
 from service.games import base
-from service.games.base import Event, evolve, option, refuse
+from service.games.base import Event, evolve, option, refuse, replace_at
 from service.games.seating import left_of, partnerships
 from service.games.tricks import card_points, point_table
 
@@ -168,11 +168,7 @@ class Play:
 Move = NameTrump | GiveTrump | GiveBack | Pass | Play
 
 
-T = TypeVar("T")
 
-
-def _with(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
-    return (*values[:index], value, *values[index + 1:])
 
 
 # --- deal (§3) ---------------------------------------------------------------------------------
@@ -196,7 +192,7 @@ def deal_from(cards: tuple[Card, ...], *, dealer: int, options: Options, first_d
         return State(options, dealer, None, Phase.NAME_TRUMP, holder, hands, holder, first_deal=True,
                      named_by=holder)
     if options.trump_method == "three_cards":
-        hands = _with(((),) * SEATS, left, cards[:3])
+        hands = replace_at(((),) * SEATS, left, cards[:3])
         return State(options, dealer, None, Phase.NAME_TRUMP, left, hands, left, undealt=cards[3:],
                      first_deal=first_deal, named_by=left)
     if options.trump_method == "first_card":
@@ -316,7 +312,7 @@ def apply(state: State, move: Move) -> tuple[State, list[Event]]:
     if isinstance(move, GiveBack):
         giver = partner(move.seat)
         hands = _move_card(state.hands, move.card, move.seat, giver)
-        done = _with(state.exchange_done, team_of(move.seat), True)
+        done = replace_at(state.exchange_done, team_of(move.seat), True)
         state = evolve(state, hands=hands, received_trump=None, exchange_done=done, visit=state.visit + 1)
         return _start_exchange(state), [Event("card_given_back", move.seat)]
     if isinstance(move, Pass):
@@ -329,8 +325,8 @@ def _move_card(
 ) -> tuple[tuple[Card, ...], ...]:
     rest = list(hands[giver])
     rest.remove(card)
-    hands = _with(hands, giver, tuple(rest))
-    return _with(hands, taker, (*hands[taker], card))
+    hands = replace_at(hands, giver, tuple(rest))
+    return replace_at(hands, taker, (*hands[taker], card))
 
 
 def _name_trump(state: State, move: NameTrump) -> tuple[State, list[Event]]:
@@ -369,7 +365,7 @@ def _play(state: State, move: Play) -> tuple[State, list[Event]]:
     rest = list(state.hands[move.seat])
     rest.remove(move.card)
     trick = (*state.trick, (move.seat, move.card))
-    state = evolve(state, hands=_with(state.hands, move.seat, tuple(rest)), trick=trick,
+    state = evolve(state, hands=replace_at(state.hands, move.seat, tuple(rest)), trick=trick,
                     to_move=left_of(move.seat, SEATS))
     events = [Event("card_played", move.seat, (move.card,))]
     if len(trick) < SEATS:
@@ -378,7 +374,7 @@ def _play(state: State, move: Play) -> tuple[State, list[Event]]:
     winner = trick_winner(trick, trump)
     team = team_of(winner)
     cards = tuple(c for _, c in trick)
-    won = _with(state.won, team, (*state.won[team], *cards))
+    won = replace_at(state.won, team, (*state.won[team], *cards))
     state = evolve(state, trick=(), won=won, to_move=winner, qc_captured_team=_capture(state, trick))
     events.append(Event("trick_won", winner, cards, card_points(cards, POINTS)))
     if not any(state.hands):

@@ -11,7 +11,7 @@ from enum import StrEnum
 from itertools import combinations
 from typing import Any, ClassVar, NoReturn
 
-from service.cards import Card
+from service.cards import Card, without
 from service.games.base import Event, Reason, evolve, refuse
 from service.games.seating import clockwise, left_of
 from service.games.tricks import ace_ten_order, beats_set, card_points, draw_round, point_table
@@ -275,12 +275,6 @@ def _same_suit_sets(hand: Sequence[Card], size: int) -> list[tuple[Card, ...]]:
 # --- effects -----------------------------------------------------------------------------------
 
 
-def _without(hand: Sequence[Card], cards: Sequence[Card]) -> tuple[Card, ...]:
-    rest = list(hand)
-    for card in cards:
-        rest.remove(card)
-    return tuple(rest)
-
 
 def next_to_answer(hands: Sequence[Sequence[Card]], trick: Trick, after: int) -> int | None:
     """The next seat clockwise that has not played to the trick and holds a card."""
@@ -302,7 +296,7 @@ def apply_trick_move(
     state: State, variant: Variant, move: TrickMove
 ) -> tuple[State, list[Event], int | None]:
     """Play the cards; returns the state, the events and the trick's taker if the trick ended."""
-    hands = with_one_of(state.hands, move.seat, _without(state.hands[move.seat], move.cards))
+    hands = with_one_of(state.hands, move.seat, without(state.hands[move.seat], move.cards))
     if isinstance(move, Respond):
         assert state.trick is not None
         beat = move.mode != "discard" and _beats(state, move.cards)
