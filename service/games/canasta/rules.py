@@ -291,11 +291,14 @@ def deal_from(cards: Sequence[Card], *, seats: int, dealer: int, options: Option
 def offered(state: State, move: Move) -> bool:
     """§4.12 ``not_offered``: the upcard and the joker exchange belong to ``seed_108``, asking
     to go out to the option at four or six."""
-    if isinstance(move, TakeUpcard | ExchangeJoker):
+    if isinstance(move, SEED_108_MOVES):
         return state.variant == SEED_108
-    if isinstance(move, AskGoOut | AnswerGoOut):
+    if isinstance(move, ASKING):
         return state.options.ask_permission and state.seats in (4, 6)
     return True
+
+
+SEED_108_MOVES, ASKING = (TakeUpcard, ExchangeJoker), (AskGoOut, AnswerGoOut)
 
 
 def check(state: State, move: Move) -> None:
@@ -380,10 +383,9 @@ def _check_placement(state: State, seat: int, groups: Sequence[Group], after: in
             refuse(Reason.INVALID_MELD, f"meld {g.key} would be {' '.join(c.code for c in melds[g.key])}")
         if g.key == THREE and m.threes_special(state.variant) and after > 1:
             refuse(Reason.INVALID_MELD, "black threes are melded only when going out")
-    can_go_out = may_go_out(state, seat, melds)
     if minimum_first:
         _check_minimum(state, side, groups, exempt=False)
-    if after <= 1 and not can_go_out:
+    if after <= 1 and not may_go_out(state, seat, melds):
         refuse(Reason.CANNOT_GO_OUT, "keep two cards: this side may not go out yet")
     concealed = drew == "stock" and after <= 1 and any(len(melds[g.key]) >= 7 for g in groups)
     _check_minimum(state, side, groups, exempt=concealed)
