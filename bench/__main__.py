@@ -18,11 +18,13 @@ from collections.abc import Callable
 from typing import Any
 
 from bench import limits, report
-from bench.bodies import bodies
+from bench.bodies import STATE_KEY, STATE_KEYS, bodies
 from bench.load import Run, dumps, gunicorn, run
+from service.api.sealed import SealedPaths
 from service.cards import SeedStream
 from service.games import GAMES
 from service.games.base import DealSetup
+from service.sealing import Keyring
 
 RESULTS = report.RESULTS
 SERVICE_PORT, CEILING_PORT = 18731, 18732
@@ -72,9 +74,17 @@ def in_process(game_id: str) -> list[dict[str, Any]]:
         after, events = game.apply(state, move)
         game.dump_state(after), [e.to_wire() for e in events]
 
+    sealed = SealedPaths(game, Keyring((STATE_KEY,)))
+    sealed_bodies = samples["validate-sealed"]
+
+    def validate_sealed() -> None:
+        for body in sealed_bodies:
+            sealed.validate(body, lambda body=body: game.load_move(body["move"]))
+
     rows = [
         ("validate (load state and move, check, apply, dump state and events)", validate,
          len(validate_bodies)),
+        ("validate, sealed (open, check, apply, view, events, seal)", validate_sealed, len(sealed_bodies)),
         ("validate, largest state", validate_largest, 1),
         ("legal-moves (load state, list and dump the moves)", listing, len(listing_bodies)),
         ("random hand played out (rules only)", hand, 1),
@@ -85,7 +95,7 @@ def in_process(game_id: str) -> list[dict[str, Any]]:
 
 def compare(game_id: str, endpoint: str, payloads: list[str], conns: int, seconds: float,
             service_pids: list[int], ceiling_pids: list[int]) -> dict[str, Any]:
-    path = next(p for p in ("validate", "legal-moves", endpoint) if endpoint.startswith(p))
+    path = next(p for p in ("validate", "legal-moves", "view", "deal", "score") if endpoint.startswith(p))
     service_url = f"http://127.0.0.1:{SERVICE_PORT}/v1/games/{game_id}/{path}"
     ceiling_url = f"http://127.0.0.1:{CEILING_PORT}/echo"
     service: list[Run] = []
@@ -117,7 +127,7 @@ def main() -> None:
     processes = [r for g in games for r in in_process(g)] if measure_in_process else []
     listings = limits.in_process() if measure_in_process else []
     rows: list[dict[str, Any]] = []
-    with gunicorn("service:create_app()", SERVICE_PORT) as service_pids, \
+    with gunicorn("service:create_app()", SERVICE_PORT, {"STATE_KEYS": STATE_KEYS}) as service_pids, \
             gunicorn("bench.ceiling:create_app()", CEILING_PORT) as ceiling_pids:
         served = limits.over_http(f"http://127.0.0.1:{SERVICE_PORT}")
         for game_id in games:

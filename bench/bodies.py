@@ -4,6 +4,7 @@ deal the most cards, the largest states of each game among them."""
 
 from __future__ import annotations
 
+import base64
 import json
 import random
 import re
@@ -16,9 +17,13 @@ from service.cards import SeedStream
 from service.errors import InvalidState
 from service.games import GAMES
 from service.games.base import DealSetup, Game
+from service.sealing import HAND, Keyring, SealedHand, StateKey
 
 Body = dict[str, Any]
 HANDS = 12
+STATE_KEY = StateKey("bench", bytes(range(32)))
+"""The sealed rows' server key: the bench seals their tokens, the service opens them."""
+STATE_KEYS = "bench:" + base64.urlsafe_b64encode(STATE_KEY.secret).decode().rstrip("=")
 
 
 def largest_options(game: Game) -> dict[str, Any]:
@@ -108,4 +113,22 @@ def bodies(game_id: str) -> dict[str, list[Body]]:
         out["deal"].append({"seed": f"deal-{n}", "players": wire["seats"], "options": wire["options"]})
     out["score"] = [{"state": game.dump_state(s)} for s in finished]
     out["legal-moves-largest"] = [{"state": game.dump_state(longest[1])}]
+    out.update(sealed_bodies(game_id, playing))
+    return out
+
+
+def sealed_bodies(game_id: str, playing: list[Any]) -> dict[str, list[Body]]:
+    """The same states, sealed: validate with the mover's key, view and legal-moves with a seat's."""
+    game, ring = GAMES[game_id], Keyring((STATE_KEY,))
+    out: dict[str, list[Body]] = {"deal-sealed": [], "validate-sealed": [], "legal-moves-sealed": [],
+                                  "view-sealed": []}
+    for n, state in enumerate(playing):
+        seats = game.dump_state(state)["seats"]
+        hand = SealedHand(f"{n:032x}", "0" * 32, seats, n, STATE_KEY.id, "0" * 64, None, None, state)
+        token, keys, seat = ring.seal(HAND, game_id, hand), ring.seat_keys(hand), game.to_move(state)
+        move = game.dump_move(game.legal_moves(state, seat)[0])
+        out["validate-sealed"].append({"token": token, "seat_key": keys[seat], "move": move})
+        out["legal-moves-sealed"].append({"token": token, "seat_key": keys[seat]})
+        out["view-sealed"].append({"token": token, "seat_key": keys[n % seats]})
+        out["deal-sealed"].append({"sealed": True, "players": seats, "options": game.dump_state(state)["options"]})
     return out

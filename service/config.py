@@ -8,6 +8,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from service.sealing import StateKey
+
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 
 
@@ -18,6 +20,9 @@ class Settings:
     log_level: str = "INFO"
     cors_origins: tuple[str, ...] = ()
     """Origins allowed to call from a browser; ``*`` allows any. Empty: no CORS headers."""
+    state_keys: tuple[StateKey, ...] = ()
+    """Sealed mode's server keys (``STATE_KEYS``): the first seals, all open. Empty: a key made
+    for this start (``init_api`` warns)."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ) -> Settings:
@@ -29,6 +34,7 @@ class Settings:
             max_body_bytes=int(env.get("MAX_BODY_BYTES", cls.max_body_bytes)),
             log_level=level,
             cors_origins=origins,
+            state_keys=StateKey.parse(env["STATE_KEYS"]) if env.get("STATE_KEYS", "").strip() else (),
         )
 
 

@@ -88,6 +88,34 @@ class IllegalRecordedMove(InvalidState):
     title, slug = "Illegal move in the record", "illegal-recorded-move"
 
 
+class BadToken(ServiceError):
+    """A sealed token this server cannot open: not one of its tokens, altered, cut short, of
+    another game or kind, or sealed with a key it no longer holds."""
+
+    status, title, slug = 422, "This token cannot be opened", "bad-token"
+
+    def __init__(self, pointer: str, message: str) -> None:
+        super().__init__(message, (FieldError(pointer, message),))
+
+
+class WrongSeatKey(ServiceError):
+    """A sealed request that acts or looks as a seat without that seat's key."""
+
+    status, title, slug = 403, "Not this seat's key", "wrong-seat-key"
+
+    def __init__(self, pointer: str, message: str) -> None:
+        super().__init__(message, (FieldError(pointer, message),))
+
+
+class SealedOnly(ServiceError):
+    """A field that a sealed request does not take (a deck, a clear match) or lacks."""
+
+    status, title, slug = 422, "Not in sealed mode", "sealed-mode"
+
+    def __init__(self, pointer: str, message: str) -> None:
+        super().__init__(message, (FieldError(pointer, message),))
+
+
 class IllegalMove(Exception):
     """A move the rules refuse. ``reason`` is a stable code from the game's rules file."""
 

@@ -10,3 +10,4 @@ export const spectator = (state: Schemas["SixtySixState"]): Schemas["SixtySixVie
 export const move: Schemas["BuraMove"] = { seat: 1, type: "molodka", cards: ["AH", "KH", "QH"] };
 export const verdict = (answer: Schemas["KozelValidateOut"]): string =>
   answer.legal ? `${answer.events.length} events` : answer.reason.code;
+export const sealedView: Schemas["SixtySixViewIn"] = { token: "AAAA" };  // a spectator: no seat_key

@@ -4,6 +4,7 @@ of every game's paths."""
 from __future__ import annotations
 
 import http
+import logging
 from collections.abc import Mapping
 from typing import Any
 
@@ -17,6 +18,7 @@ from service.api.routes import game_blueprint, meta_blueprint
 from service.api.schemas import Problem
 from service.config import Settings
 from service.games.base import Game
+from service.sealing import Keyring, StateKey
 
 DESCRIPTION = """\
 Exact rules of Russian and German card games, as a stateless service: deal a hand, validate a
@@ -45,6 +47,12 @@ Changes in 1.1: `GET /v1/games/{game}` gives `card_values` by card code (`"AS": 
 
 Changes in 1.2: Bezique and Canasta; `GET /v1/games/{game}` also gives `deck_cards`, the deck with every card
 as often as it is in it (a multi-pack game repeats codes).
+
+Changes in 1.3: sealed mode (README, "Sealed mode"): `deal` with `sealed: true` answers an opaque
+`token` and one `seat_keys` entry per seat; `validate`, `legal-moves`, `view` and `score` take
+`{"token", "seat_key"}` in place of `{"state"}` and answer what that seat may see. A wrong seat key
+is a 403 problem, a token that cannot be opened a 422 naming `/token`. An open `seed` may be 256
+characters long.
 """
 
 
@@ -70,9 +78,16 @@ class Api(flask_smorest.Api):
 
 
 def init_api(app: Flask, settings: Settings, games: Mapping[str, Game[Any, Any]]) -> Api:
+    keys = settings.state_keys
+    if not keys:
+        keys = (StateKey.generate("dev"),)
+        logging.getLogger("service").warning(
+            "STATE_KEYS is not set: sealed tokens use a key made for this start, which no other "
+            "deployment holds and no restart keeps (README, \"Sealed mode\")")
+    keyring = Keyring(keys)
     app.config.update(
         API_TITLE="Card rules service",
-        API_VERSION="1.2",
+        API_VERSION="1.3",
         OPENAPI_VERSION="3.1.0",
         API_SPEC_OPTIONS={"info": {"description": DESCRIPTION}},
         MAX_CONTENT_LENGTH=settings.max_body_bytes,
@@ -85,7 +100,7 @@ def init_api(app: Flask, settings: Settings, games: Mapping[str, Game[Any, Any]]
     parser = CompiledParser(validators, max_bytes=settings.max_body_bytes)
     api.register_blueprint(meta_blueprint(Blueprint, games))
     for game in games.values():
-        api.register_blueprint(game_blueprint(Blueprint, game, parser))
+        api.register_blueprint(game_blueprint(Blueprint, game, parser, keyring))
     app.register_blueprint(docs.blueprint(api.spec.to_dict))
     parser.compile_expected()  # before gunicorn forks its workers (preload_app)
     return api

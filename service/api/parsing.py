@@ -37,9 +37,16 @@ class CompiledValidators:
     """One compiled validator per component schema, built from the spec's components."""
 
     def __init__(self, components: Callable[[], Components]) -> None:
-        self._components = components
+        self._spec_components = components
+        self._known: Components | None = None
         self._fast: dict[str, Any] = {}
         self._compiled: dict[str, Validator] = {}
+
+    def _components(self) -> Components:
+        """The spec's component schemas, read once the spec is complete (at the first use)."""
+        if self._known is None:
+            self._known = self._spec_components()
+        return self._known
 
     def _document(self, name: str) -> dict[str, Any]:
         return {"$ref": f"#/components/schemas/{name}", "components": {"schemas": self._components()}}
@@ -63,6 +70,9 @@ class CompiledValidators:
             return data
         if game is not None:
             _check_game(data, game)
+        branch = self._branch_for(name, data)
+        if branch is not None:  # a union (open or sealed): the body's own branch names every error
+            self.validate(branch, data, game=game)
         others = _every_error(fast, data)
         try:
             self[name](data)
@@ -80,6 +90,18 @@ class CompiledValidators:
         if len(located) > len(shown):
             detail += f" ({len(located)} errors; the first {len(shown)} are listed)"
         raise SchemaViolation(detail, shown)
+
+    def _branch_for(self, name: str, data: Any) -> str | None:
+        """The one branch of the union ``name`` whose own required fields the body has."""
+        branches = self._components()[name].get("oneOf")
+        if not branches or not isinstance(data, dict) or not all("$ref" in b for b in branches):
+            return None
+        names = [b["$ref"].rsplit("/", 1)[-1] for b in branches]
+        required = [set(self._components()[n].get("required", ())) for n in names]
+        common = set.intersection(*required)
+        chosen = [n for n, keys in zip(names, required, strict=True) if keys - common <= data.keys()
+                  and keys - common]
+        return chosen[0] if len(chosen) == 1 else None
 
     def _locate(self, error: fastjsonschema.JsonSchemaValueException, body: Any) -> FieldError:
         """The most precise pointer and message for a schema failure."""
@@ -106,6 +128,9 @@ class CompiledValidators:
         common = set.intersection(*required)
         own = [sorted(keys - common) for keys in required]
         chosen = [i for i, keys in enumerate(own) if keys and set(keys) <= value.keys()]
+        if not chosen and own[0]:  # none sent: the open form's field is missing, the others are named
+            others = ", ".join(key for keys in own[1:] for key in keys)
+            return FieldError(_pointer([*path, own[0][0]]), f"is required (or send one of: {others})")
         if len(chosen) != 1:
             names = ", ".join(key for keys in own for key in keys)
             return FieldError(_pointer(path), f"send exactly one of: {names}")

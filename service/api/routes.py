@@ -15,6 +15,7 @@ from flask import Response
 
 from service.api.parsing import CompiledParser
 from service.api.schemas import GameDetail, GameList, Health, Problem, envelopes
+from service.api.sealed import SealedPaths
 from service.cards import DeckSource, GivenOrder, SeedStream
 from service.errors import (
     BadSeat,
@@ -25,8 +26,10 @@ from service.errors import (
     InvalidDeck,
     InvalidState,
     SchemaViolation,
+    SealedOnly,
 )
 from service.games.base import DealSetup, Game, GameInfo, Wire
+from service.sealing import Keyring
 
 try:
     VERSION = version("card-rules-service")
@@ -198,9 +201,12 @@ def _examples(game: Game[S, M]) -> dict[str, Wire]:
     }
 
 
-def game_blueprint(blueprint_class: Any, game: Game[Any, Any], parser: CompiledParser) -> Any:
-    """The six paths of one game, with that game's schemas."""
+def game_blueprint(blueprint_class: Any, game: Game[Any, Any], parser: CompiledParser,
+                   keyring: Keyring) -> Any:
+    """The six paths of one game, with that game's schemas; a body with a ``token`` (a deal with
+    ``sealed``) is served in sealed mode."""
     info, env = game.info, envelopes(game.info, game.schemas)
+    sealed = SealedPaths(game, keyring)
     bp = blueprint_class(info.id, __name__, url_prefix=f"/v1/games/{info.id}",
                          description=f"{info.name_en} ({info.name_ru}).")
     bp.ARGUMENTS_PARSER = parser
@@ -232,6 +238,10 @@ def game_blueprint(blueprint_class: Any, game: Game[Any, Any], parser: CompiledP
         players, dealer = body.get("players", info.default_players), body.get("dealer")
         if dealer is not None and dealer >= players:
             raise BadSeat("/dealer", f"the dealer must be a seat 0..{players - 1}")
+        if body.get("sealed"):
+            return json_response(sealed.deal(body))
+        if body.get("match_token") is not None:
+            raise SealedOnly("/match_token", "only a sealed deal takes a match_token")
         setup = DealSetup(players, dealer, body.get("options", {}), body.get("match"))
         seed, source = _deck_source(body)
         try:
@@ -248,6 +258,8 @@ def game_blueprint(blueprint_class: Any, game: Game[Any, Any], parser: CompiledP
     @errors
     def validate(body: Wire) -> Response:
         """Is the move legal? If so, the next state and the events it caused."""
+        if "token" in body:
+            return json_response(sealed.validate(body, lambda: _load_move(game, body["move"], "/move")))
         state = _load_state(game, body)
         _seat_at_table(body["move"]["seat"], body["state"], "/move/seat")
         move = _load_move(game, body["move"], "/move")
@@ -268,6 +280,8 @@ def game_blueprint(blueprint_class: Any, game: Game[Any, Any], parser: CompiledP
     @errors
     def legal_moves(body: Wire) -> Response:
         """Every legal move of the seat to move (or of `seat`, out-of-turn moves included)."""
+        if "token" in body:
+            return json_response(sealed.legal_moves(body))
         state = _load_state(game, body)
         seat = body.get("seat")
         _seat_at_table(seat, body["state"], "/seat")
@@ -284,6 +298,8 @@ def game_blueprint(blueprint_class: Any, game: Game[Any, Any], parser: CompiledP
     @errors
     def view(body: Wire) -> Response:
         """What one seat may see; `seat: null` is a spectator."""
+        if "token" in body:
+            return json_response(sealed.view(body))
         state = _load_state(game, body)
         seat = body.get("seat")
         _seat_at_table(seat, body["state"], "/seat")
@@ -298,6 +314,8 @@ def game_blueprint(blueprint_class: Any, game: Game[Any, Any], parser: CompiledP
     def score(body: Wire) -> Response:
         """Score a finished hand and carry the match forward (422 if the hand is not over). The hand
         is its final state, or a record: a start state and every move, each checked and applied."""
+        if "token" in body:
+            return json_response(sealed.score(body))
         if "state" in body:
             return json_response(game.score(_load_state(game, body), body.get("match")))
         state = _replay(game, body["record"])

@@ -4,6 +4,7 @@ built from a game's own state, move, options, match, view and score schemas."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import marshmallow as ma
 from marshmallow import fields, validate
@@ -16,6 +17,28 @@ MAX_DECK = 256
 """More cards than any deal of these games uses (Bezique's largest: 214)."""
 MAX_RECORD_MOVES = 1000
 """More moves than any hand of these games takes; bounds the work one request can ask for."""
+MAX_TOKEN = 65_536
+"""Characters of a token at most; the largest state (Bezique, 214 cards) seals in about 2,000."""
+
+
+def token(description: str, **kwargs: Any) -> fields.String:
+    return fields.String(validate=[validate.Length(1, MAX_TOKEN), validate.Regexp(r"^[A-Za-z0-9+/]+={0,2}$")],
+                         metadata={"description": description}, **kwargs)
+
+
+def seat_key(description: str) -> fields.String:
+    return fields.String(validate=[validate.Length(1, 64), validate.Regexp(r"^[A-Za-z0-9_-]+$")],
+                         allow_none=True, load_default=None, metadata={"description": description})
+
+
+HAND_TOKEN = "The hand's sealed state, as the last sealed answer gave it (README, \"Sealed mode\")."
+SEALED_IDS: dict[str, fields.Field] = {
+    "hand_id": fields.String(required=True, metadata={
+        "description": "The hand's id, the same in every sealed answer of the hand."}),
+    "move_number": StrictInteger(required=True, metadata={
+        "description": "Moves applied since the deal: keep the token with the highest, an older "
+        "one is stale."}),
+}
 
 
 # --- game-independent answers ---------------------------------------------------------------
@@ -95,6 +118,11 @@ def union(name: str, doc: str, branches: tuple[type[ma.Schema], ...]) -> type[ma
                                   "Meta": type("Meta", (Strict.Meta,), {"register": False})})
 
 
+def optional(members: dict[str, fields.Field]) -> dict[str, fields.Field]:
+    """The same fields, not required (sealed answers only)."""
+    return {name: type(f)(metadata=f.metadata) for name, f in members.items()}
+
+
 def envelopes(info: GameInfo, game: GameSchemas) -> Envelopes:
     p = game.prefix
     state = fields.Nested(game.state, required=True)
@@ -105,6 +133,9 @@ def envelopes(info: GameInfo, game: GameSchemas) -> Envelopes:
         "cards": game.fields.cards(),
         "points": StrictInteger(),
         "suit": fields.String(validate=validate.OneOf("CDHS")),
+        "count": StrictInteger(metadata={
+            "description": "Sealed mode: the number of cards the event moved where this seat may not "
+            "see them (another seat's draw), given instead of `cards`."}),
     })
     reason = named(f"{p}Reason", "Why a move is illegal.", {
         "code": fields.String(required=True, validate=validate.OneOf([r.value for r in info.reasons])),
@@ -118,27 +149,60 @@ def envelopes(info: GameInfo, game: GameSchemas) -> Envelopes:
             "dealer": seat(allow_none=True, load_default=None, metadata={
                 "description": "Dealing seat; default: the match's next dealer, else seat 0."}),
             "options": fields.Nested(game.options, load_default=dict),
-            "seed": fields.String(validate=validate.Length(1, 128), allow_none=True,
+            "seed": fields.String(validate=validate.Length(1, 256), allow_none=True,
                                   load_default=None, metadata={
                 "description": "Any string; the same seed and options deal the same cards. "
-                "Omitted (and no `deck`): the server draws one and returns it."}),
+                "Omitted (and no `deck`): the server draws one and returns it. Sealed: at most 128 "
+                "characters, joined to the server's seed so that it cannot steer the deal. Up to 256 "
+                "characters since API version 1.3, so that a sealed hand's joined seed (193 at most) "
+                "can be dealt again to check it."}),
             "deck": game.fields.cards(allow_none=True, load_default=None, max_items=MAX_DECK, metadata={
                 "description": "Instead of a seed: the whole deck in dealing order, top card first, "
                 "for test suites, replays of a reported deal and duplicate play (every table the "
                 "same cards). It must be exactly the game's deck for these options (422 naming "
                 "`/deck` otherwise); a deal the rules would redeal (a misdeal) is refused."}),
             "match": match,
+            "sealed": StrictBoolean(load_default=False, metadata={
+                "description": "Deal a sealed hand: the answer is a `token` the client cannot read or "
+                "forge, one `seat_keys` entry per seat, and the `seed_commitment` (README, \"Sealed "
+                "mode\"). The deck is shuffled from a server seed joined with `seed` if sent; a sealed "
+                "deal takes no `deck`, and the standing as `match_token`, not `match`."}),
+            "match_token": token("Sealed deal: the `match_token` the last hand's score answered.",
+                                 allow_none=True, load_default=None),
         }),
-        deal_out=named(f"{p}DealOut", "The new hand.", {
-            "seed": fields.String(required=True, allow_none=True, metadata={
-                "description": "The seed dealt from; null for a given deck."}),
-            "shuffle": fields.String(required=True, validate=validate.OneOf(["v1", "given"]), metadata={
-                "description": "`v1`: shuffled from the seed (see the README); `given`: the deck sent."}),
-            "state": state,
-        }),
-        validate_in=named(f"{p}ValidateIn", "A state and a proposed move.", {
-            "state": state, "move": move,
-        }),
+        deal_out=union(f"{p}DealOut", "The new hand: its state, or (sealed) its token and seat keys.", (
+            named(f"{p}DealOpen", "The new hand.", {
+                "seed": fields.String(required=True, allow_none=True, metadata={
+                    "description": "The seed dealt from; null for a given deck."}),
+                "shuffle": fields.String(required=True, validate=validate.OneOf(["v1", "given"]), metadata={
+                    "description": "`v1`: shuffled from the seed (see the README); `given`: the deck sent."}),
+                "state": state,
+            }),
+            named(f"{p}DealSealed", "The new sealed hand.", {
+                "token": token(HAND_TOKEN, required=True),
+                "seat_keys": fields.List(fields.String(), required=True, metadata={
+                    "description": "One secret per seat, by seat: give each player only their own."}),
+                "seed_commitment": fields.String(required=True, metadata={
+                    "description": "Lowercase hex SHA-256 of the UTF-8 `server_seed` that the finished "
+                    "hand's score reveals."}),
+                "shuffle": fields.String(required=True, validate=validate.OneOf(["v1"])),
+                "match_id": fields.String(required=True, metadata={
+                    "description": "The match's id, kept from hand to hand through `match_token`."}),
+                **SEALED_IDS,
+                "to_move": seat(allow_none=True, required=True),
+                "view": fields.Nested(game.view, required=True, metadata={
+                    "description": "The spectator's view."}),
+            }),
+        )),
+        validate_in=union(f"{p}ValidateIn", "A state (or a sealed token and the mover's seat key) and a "
+                          "proposed move.", (
+            named(f"{p}ValidateOpen", "A state and a proposed move.", {"state": state, "move": move}),
+            named(f"{p}ValidateSealed", "A sealed hand, the mover's seat key and a proposed move.", {
+                "token": token(HAND_TOKEN, required=True),
+                "seat_key": seat_key("The mover's seat key (403 without it, or with another seat's)."),
+                "move": move,
+            }),
+        )),
         validate_out=union(f"{p}ValidateOut", "legal: the next state and the events; illegal: the reason.", (
             named(f"{p}ValidateLegal", "The move is legal: the next state and what the move caused.", {
                 "legal": StrictBoolean(required=True, validate=validate.OneOf([True])),
@@ -149,23 +213,54 @@ def envelopes(info: GameInfo, game: GameSchemas) -> Envelopes:
                 "legal": StrictBoolean(required=True, validate=validate.OneOf([False])),
                 "reason": fields.Nested(reason, required=True),
             }),
+            named(f"{p}ValidateSealedLegal", "Sealed: the move is legal; the new token, the mover's view "
+                  "and the events as the mover may see them.", {
+                "legal": StrictBoolean(required=True, validate=validate.OneOf([True])),
+                "token": token(HAND_TOKEN, required=True),
+                "view": fields.Nested(game.view, required=True),
+                "events": fields.List(fields.Nested(event), required=True),
+                "to_move": seat(allow_none=True, required=True),
+                **SEALED_IDS,
+            }),
+            named(f"{p}ValidateSealedIllegal", "Sealed: the move is illegal; the token stays as it was.", {
+                "legal": StrictBoolean(required=True, validate=validate.OneOf([False])),
+                "reason": fields.Nested(reason, required=True),
+                **SEALED_IDS,
+            }),
         )),
-        legal_moves_in=named(f"{p}LegalMovesIn", "A state, and optionally the seat asking.", {
-            "state": state,
-            "seat": seat(allow_none=True, load_default=None, metadata={
-                "description": "List what this seat may do now (out-of-turn moves included); "
-                "default: the seat to move."}),
-        }),
+        legal_moves_in=union(f"{p}LegalMovesIn", "A state (or a sealed token), and optionally the seat "
+                             "asking.", (
+            named(f"{p}LegalMovesOpen", "A state, and optionally the seat asking.", {
+                "state": state,
+                "seat": seat(allow_none=True, load_default=None, metadata={
+                    "description": "List what this seat may do now (out-of-turn moves included); "
+                    "default: the seat to move."}),
+            }),
+            named(f"{p}LegalMovesSealed", "A sealed hand and the asking seat's key.", {
+                "token": token(HAND_TOKEN, required=True),
+                "seat_key": seat_key("List what this seat may do now (out-of-turn moves included); "
+                                     "without a key (a spectator) the list is empty."),
+            }),
+        )),
         legal_moves_out=named(f"{p}LegalMovesOut", "Every legal move, as validate takes it.", {
             "to_move": seat(allow_none=True, required=True),
             "moves": fields.List(move, required=True),
+            **optional(SEALED_IDS),
         }),
-        view_in=named(f"{p}ViewIn", "A state and the seat looking (null: a spectator).", {
-            "state": state,
-            "seat": seat(allow_none=True, load_default=None),
-        }),
+        view_in=union(f"{p}ViewIn", "A state and the seat looking, or a sealed token and the seat's key "
+                      "(none: a spectator).", (
+            named(f"{p}ViewOpen", "A state and the seat looking (null: a spectator).", {
+                "state": state,
+                "seat": seat(allow_none=True, load_default=None),
+            }),
+            named(f"{p}ViewSealed", "A sealed hand and the looking seat's key.", {
+                "token": token(HAND_TOKEN, required=True),
+                "seat_key": seat_key("The looking seat's key; without one, the spectator's view."),
+            }),
+        )),
         view_out=named(f"{p}ViewOut", "What the seat may see.", {
             "view": fields.Nested(game.view, required=True),
+            **optional(SEALED_IDS),
         }),
         score_in=union(f"{p}ScoreIn", "A finished hand, as its final state or as a record of its moves, "
                        "and the match so far.", (
@@ -185,11 +280,24 @@ def envelopes(info: GameInfo, game: GameSchemas) -> Envelopes:
                 }), required=True),
                 "match": match,
             }),
+            named(f"{p}ScoreSealed", "A finished sealed hand (its standing is in the token).", {
+                "token": token(HAND_TOKEN, required=True),
+            }),
         )),
         score_out=named(f"{p}ScoreOut", "The hand's breakdown and the updated match.", {
             "hand": fields.Nested(game.hand_score, required=True),
             "match": fields.Nested(game.match, required=True),
             "state": fields.Nested(game.state, metadata={
-                "description": "The final state the record led to (only when a record was scored)."}),
+                "description": "The final state the record led to, or the sealed hand's final state."}),
+            "match_token": token("Sealed: the standing, for the next sealed deal."),
+            "server_seed": fields.String(metadata={
+                "description": "Sealed: the server's seed, whose SHA-256 is the deal's `seed_commitment`."}),
+            "seed": fields.String(allow_none=True, metadata={
+                "description": "Sealed: the client's seed the deal was sent (null: none). The deck is "
+                "shuffle v1 of `server_seed + \":\" + seed` (an empty seed for none)."}),
+            "seed_commitment": fields.String(),
+            "shuffle": fields.String(validate=validate.OneOf(["v1"])),
+            "match_id": fields.String(),
+            **optional(SEALED_IDS),
         }),
     )

@@ -248,8 +248,11 @@ def test_a_hand_record_is_refused_at_its_first_illegal_move(client, game_id):
     assert repeated["errors"][0]["pointer"] == "/record/moves/1"
     broken = problem(score(record={"start": {**start, "dealer": start["seats"]}, "moves": played}), 422)
     assert broken["errors"][0]["pointer"].startswith("/record/start")
-    for body in ({}, {"state": state, "record": {"start": start, "moves": played}}):
-        assert problem(score(**body), 422)["errors"] == [{"pointer": "", "message": "send exactly one of: state, record"}]
+    assert problem(score(), 422)["errors"] == [
+        {"pointer": "/state", "message": "is required (or send one of: record, token)"}]
+    both = {"state": state, "record": {"start": start, "moves": played}}
+    assert problem(score(**both), 422)["errors"] == [
+        {"pointer": "", "message": "send exactly one of: state, record, token"}]
 
 
 @pytest.mark.parametrize("game_id", ["bura", "kozel-bura"])

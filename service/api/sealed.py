@@ -1,0 +1,164 @@
+"""Sealed mode, for every game alike: the requests that carry a ``token`` (and a ``seat_key``)
+instead of a ``state``, and the answers each seat may receive (README, "Sealed mode").
+
+What a seat may see is what the game's own ``view`` shows it; an event's cards are told to a seat
+only when every one of them is in its view before or after the move (a draw by another seat is a
+count). Nothing here knows a game's rules or fields.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+from typing import Any
+
+import orjson
+
+from service.cards import SeedStream
+from service.errors import BadToken, HandNotFinished, IllegalMove, InvalidState, SealedOnly, WrongSeatKey
+from service.games.base import DealSetup, Event, Game, Wire
+from service.sealing import (
+    HAND,
+    MATCH,
+    Keyring,
+    SealedHand,
+    SealedMatch,
+    commitment,
+    new_id,
+    new_server_seed,
+    shuffle_seed,
+)
+
+MAX_CLIENT_SEED = 128
+"""So that the joined seed (README, "Sealed mode") fits an open deal's ``seed`` to be checked."""
+CARD_CODE = re.compile(rb'"((?:10|[2-9JQKA])[CDHS]|JK)"')
+
+
+class SealedPaths:
+    """The sealed form of deal, validate, legal-moves, view and score for one game."""
+
+    def __init__(self, game: Game[Any, Any], keyring: Keyring) -> None:
+        self.game, self.keyring = game, keyring
+
+    # --- tokens ----------------------------------------------------------------------------
+
+    def _open(self, body: Wire) -> SealedHand:
+        hand: SealedHand = self.keyring.open(HAND, self.game.info.id, body["token"], at="/token")
+        return hand
+
+    def _seal(self, hand: SealedHand) -> str:
+        return self.keyring.seal(HAND, self.game.info.id, hand)
+
+    def _seat(self, hand: SealedHand, body: Wire) -> int | None:
+        """The seat the request's key proves, or None without a key (a spectator)."""
+        key = body.get("seat_key")
+        if key is None:
+            return None
+        return self.keyring.seat_of(hand, key, at="/seat_key")
+
+    def _ids(self, hand: SealedHand) -> Wire:
+        return {"hand_id": hand.hand_id, "move_number": hand.move_number}
+
+    # --- the paths --------------------------------------------------------------------------
+
+    def deal(self, body: Wire) -> Wire:
+        for field, why in (("deck", "a sealed deal shuffles from the server's seed: no deck"),
+                           ("match", "a sealed deal takes the standing as the last score's match_token")):
+            if body.get(field) is not None:
+                raise SealedOnly(f"/{field}", why)
+        if len(body.get("seed") or "") > MAX_CLIENT_SEED:
+            raise SealedOnly("/seed", f"a sealed deal's seed is {MAX_CLIENT_SEED} characters at most")
+        match_id, match = new_id(), None
+        if body.get("match_token") is not None:
+            standing: SealedMatch = self.keyring.open(MATCH, self.game.info.id, body["match_token"],
+                                                      at="/match_token")
+            match_id, match = standing.match_id, standing.match
+        players = body.get("players", self.game.info.default_players)
+        server_seed, client_seed = new_server_seed(), body.get("seed")
+        setup = DealSetup(players, body.get("dealer"), body.get("options", {}), match)
+        try:
+            state = self.game.deal(setup, SeedStream(shuffle_seed(server_seed, client_seed)))
+        except InvalidState as error:
+            if match is None or not any(e.pointer.startswith("/match") for e in error.errors):
+                raise
+            raise BadToken("/match_token", f"this standing deals no hand: {error.detail}") from None
+        hand = SealedHand(new_id(), match_id, players, 0, self.keyring.sealing, server_seed, client_seed,
+                          match, state)
+        return {
+            "token": self._seal(hand), "seat_keys": self.keyring.seat_keys(hand),
+            "seed_commitment": commitment(server_seed), "shuffle": SeedStream.VERSION,
+            "match_id": match_id, **self._ids(hand), "to_move": self.game.to_move(state),
+            "view": self.game.view(state, None),
+        }
+
+    def validate(self, body: Wire, load_move: Callable[[], Any]) -> Wire:
+        hand = self._open(body)
+        seat = self._seat(hand, body)
+        if seat is None:
+            raise WrongSeatKey("/seat_key", "a move is made with the mover's seat key")
+        if body["move"]["seat"] != seat:
+            raise WrongSeatKey("/seat_key", f"this is seat {seat}'s key; the move is seat "
+                                            f"{body['move']['seat']}'s")
+        game, state, move = self.game, hand.state, load_move()
+        try:
+            game.check(state, move)
+        except IllegalMove as refusal:
+            reason = {"code": refusal.reason, "message": refusal.message, "rule": refusal.rule}
+            return {"legal": False, "reason": reason, **self._ids(hand)}
+        after, events = game.apply(state, move)
+        hand = replace(hand, move_number=hand.move_number + 1, state=after)
+        view = game.view(after, seat)
+        return {"legal": True, "token": self._seal(hand), "view": view,
+                "events": events_for(events, seat, lambda: (game.view(state, seat), view)),
+                "to_move": game.to_move(after), **self._ids(hand)}
+
+    def legal_moves(self, body: Wire) -> Wire:
+        """The key's seat's moves (out-of-turn ones included); a spectator has none."""
+        hand = self._open(body)
+        seat = self._seat(hand, body)
+        listed = [] if seat is None else self.game.legal_moves(hand.state, seat)
+        moves = [self.game.dump_move(m) for m in listed]
+        return {"to_move": self.game.to_move(hand.state), "moves": moves, **self._ids(hand)}
+
+    def view(self, body: Wire) -> Wire:
+        hand = self._open(body)
+        return {"view": self.game.view(hand.state, self._seat(hand, body)), **self._ids(hand)}
+
+    def score(self, body: Wire) -> Wire:
+        """A finished hand's score, its standing sealed for the next deal, and what it was dealt
+        from: the final state and both seeds, to check against the deal's commitment."""
+        hand = self._open(body)
+        if self.game.to_move(hand.state) is not None:
+            raise HandNotFinished("/token", "the hand is not over: play it out first")
+        try:
+            answer = self.game.score(hand.state, hand.match)
+        except InvalidState as error:
+            raise BadToken("/token", f"this hand cannot be scored: {error.detail}") from None
+        standing = SealedMatch(hand.match_id, answer["match"])
+        return {
+            **answer, "match_token": self.keyring.seal(MATCH, self.game.info.id, standing),
+            "state": self.game.dump_state(hand.state), "server_seed": hand.server_seed,
+            "seed": hand.client_seed, "seed_commitment": commitment(hand.server_seed),
+            "shuffle": SeedStream.VERSION, "match_id": hand.match_id, **self._ids(hand),
+        }
+
+
+def events_for(events: Iterable[Event], seat: int | None, views: Any) -> list[Wire]:
+    """The events as ``seat`` may see them: cards it could not see (in ``views()``, its view
+    before and after the move) are given as their number."""
+    visible: Counter[bytes] | None = None
+    told = []
+    for event in events:
+        wire = event.to_wire()
+        if event.cards:
+            if visible is None:
+                visible = Counter()
+                for view in views():
+                    visible |= Counter(CARD_CODE.findall(orjson.dumps(view)))
+            if Counter(c.code.encode() for c in event.cards) - visible:
+                del wire["cards"]
+                wire["count"] = len(event.cards)
+        told.append(wire)
+    return told

@@ -1,0 +1,197 @@
+"""Sealed mode over HTTP: the problems a caller gets for every token or key that is not right,
+the deal's refusals, the match carried from hand to hand, and stale tokens."""
+
+from __future__ import annotations
+
+import binascii
+import random
+from typing import Any
+
+import pytest
+
+from service import create_app
+from service.config import Settings
+from service.games import GAMES
+from service.sealing import HAND, Keyring, StateKey
+from tests.api.test_sealed_games import KEY
+
+OTHER = StateKey("other", bytes(32))
+PATH = "/v1/games/sixty-six"
+
+
+@pytest.fixture(scope="module")
+def client() -> Any:
+    return create_app(Settings(state_keys=(KEY,))).test_client()
+
+
+def deal(client: Any, game: str = "sixty-six", **body: Any) -> dict[str, Any]:
+    answer = client.post(f"/v1/games/{game}/deal", json={"sealed": True, **body})
+    assert answer.status_code == 200, answer.json
+    return dict(answer.json)
+
+
+def first_move(client: Any, dealt: dict[str, Any], game: str = "sixty-six") -> dict[str, Any]:
+    seat = dealt["to_move"]
+    listed = client.post(f"/v1/games/{game}/legal-moves",
+                         json={"token": dealt["token"], "seat_key": dealt["seat_keys"][seat]}).json
+    return dict(listed["moves"][0])
+
+
+def problem(answer: Any, status: int, pointer: str) -> str:
+    assert answer.status_code == status, answer.json
+    assert answer.mimetype == "application/problem+json"
+    assert answer.json["errors"][0]["pointer"] == pointer, answer.json
+    return str(answer.json["errors"][0]["message"])
+
+
+def flipped(token: str, rng: random.Random) -> str:
+    raw = bytearray(binascii.a2b_base64(token))
+    raw[rng.randrange(len(raw))] ^= 1 << rng.randrange(8)
+    return binascii.b2a_base64(bytes(raw), newline=False).decode()
+
+
+@pytest.mark.parametrize("path", ["view", "legal-moves", "score"])
+def test_random_bit_flips_and_truncations_are_422_at_token(client: Any, path: str) -> None:
+    token, rng = deal(client)["token"], random.Random(path)
+    for bad in [*(flipped(token, rng) for _ in range(40)), *(token[:n] for n in range(4, len(token), 37))]:
+        answer = client.post(f"{PATH}/{path}", json={"token": bad})
+        assert answer.status_code == 422, answer.json
+        assert answer.json["errors"][0]["pointer"] == "/token"
+
+
+def test_a_flipped_token_is_refused_on_validate_too(client: Any) -> None:
+    dealt = deal(client)
+    move = first_move(client, dealt)
+    bad = flipped(dealt["token"], random.Random(3))
+    answer = client.post(f"{PATH}/validate", json={"token": bad, "seat_key": dealt["seat_keys"][move["seat"]],
+                                                   "move": move})
+    problem(answer, 422, "/token")
+
+
+def test_tokens_of_another_game_or_deployment_or_kind_are_named(client: Any) -> None:
+    bura = deal(client, "bura")
+    assert "is a bura token" in problem(client.post(f"{PATH}/view", json={"token": bura["token"]}), 422, "/token")
+    foreign = Keyring((OTHER,)).seal(HAND, "sixty-six", Keyring((KEY,)).open(
+        HAND, "sixty-six", deal(client)["token"], at="/token"))
+    assert "does not hold" in problem(client.post(f"{PATH}/view", json={"token": foreign}), 422, "/token")
+    finished = play_out(client, deal(client))
+    match_token = client.post(f"{PATH}/score", json={"token": finished}).json["match_token"]
+    message = problem(client.post(f"{PATH}/view", json={"token": match_token}), 422, "/token")
+    assert "match token" in message
+    hand_as_match = client.post(f"{PATH}/deal", json={"sealed": True, "match_token": finished})
+    assert "hand token" in problem(hand_as_match, 422, "/match_token")
+
+
+def test_a_token_from_a_rotated_out_key_is_refused_and_a_listed_old_key_still_opens() -> None:
+    old = create_app(Settings(state_keys=(OTHER,))).test_client()
+    dealt = deal(old)
+    rotated = create_app(Settings(state_keys=(KEY, OTHER))).test_client()
+    seat = dealt["to_move"]
+    assert rotated.post(f"{PATH}/view", json={"token": dealt["token"],
+                                             "seat_key": dealt["seat_keys"][seat]}).status_code == 200
+    move = first_move(rotated, dealt)
+    moved = rotated.post(f"{PATH}/validate", json={"token": dealt["token"], "seat_key": dealt["seat_keys"][seat],
+                                                  "move": move}).json
+    assert moved["legal"]
+    gone = create_app(Settings(state_keys=(KEY,))).test_client()
+    for token in (dealt["token"], moved["token"]):  # the new token is sealed with KEY, its seat keys are OTHER's
+        answer = gone.post(f"{PATH}/view", json={"token": token, "seat_key": dealt["seat_keys"][seat]})
+        assert answer.status_code in (403, 422), answer.json
+    problem(gone.post(f"{PATH}/view", json={"token": dealt["token"]}), 422, "/token")
+
+
+def test_seat_keys(client: Any) -> None:
+    dealt = deal(client)
+    move = first_move(client, dealt)
+    seat, other = move["seat"], 1 - move["seat"]
+    token, keys = dealt["token"], dealt["seat_keys"]
+    cases = [{"seat_key": keys[other]}, {}, {"seat_key": None}, {"seat_key": deal(client)["seat_keys"][seat]},
+             {"seat_key": keys[seat][:-2] + "AA"}]
+    for case in cases:
+        answer = client.post(f"{PATH}/validate", json={"token": token, "move": move, **case})
+        problem(answer, 403, "/seat_key")
+        assert "hand" in answer.json["errors"][0]["message"] or "seat" in answer.json["errors"][0]["message"]
+    for path in ("view", "legal-moves"):
+        problem(client.post(f"{PATH}/{path}", json={"token": token, "seat_key": keys[seat][::-1]}), 403,
+                "/seat_key")
+    spectator = client.post(f"{PATH}/legal-moves", json={"token": token}).json
+    assert spectator["moves"] == [] and spectator["to_move"] == seat
+
+
+def test_schema_refusals_name_the_field(client: Any) -> None:
+    token = deal(client)["token"]
+    problem(client.post(f"{PATH}/view", json={"token": "not base64!"}), 422, "/token")
+    problem(client.post(f"{PATH}/view", json={"token": token, "seat_key": "has spaces"}), 422, "/seat_key")
+    problem(client.post(f"{PATH}/view", json={"token": token, "seat": 0}), 422, "/seat")
+    problem(client.post(f"{PATH}/view", json={"token": 7}), 422, "/token")
+    both = client.post(f"{PATH}/view", json={"token": token, "state": {}})
+    assert both.status_code == 422
+
+
+def test_a_sealed_deal_refuses_a_deck_a_clear_match_and_a_long_seed(client: Any) -> None:
+    deck = GAMES["sixty-six"].info.deck_cards
+    problem(client.post(f"{PATH}/deal", json={"sealed": True, "deck": list(deck)}), 422, "/deck")
+    match = {"scores": [0, 0], "next_dealer": 1}
+    problem(client.post(f"{PATH}/deal", json={"sealed": True, "match": match}), 422, "/match")
+    problem(client.post(f"{PATH}/deal", json={"sealed": True, "seed": "x" * 129}), 422, "/seed")
+    problem(client.post(f"{PATH}/deal", json={"match_token": deal(client)["token"]}), 422, "/match_token")
+
+
+def test_the_deal_answers_no_seed_and_the_client_seed_does_not_steer_it(client: Any) -> None:
+    one, two = deal(client, seed="same"), deal(client, seed="same")
+    assert "seed" not in one and one["seed_commitment"] != two["seed_commitment"]
+    assert one["view"] != two["view"] or one["token"] != two["token"]
+    assert len(one["seed_commitment"]) == 64 and one["seed_commitment"] == one["seed_commitment"].lower()
+
+
+def play_out(client: Any, dealt: dict[str, Any], game: str = "sixty-six") -> str:
+    token, keys, to_move = dealt["token"], dealt["seat_keys"], dealt["to_move"]
+    while to_move is not None:
+        move = client.post(f"/v1/games/{game}/legal-moves",
+                           json={"token": token, "seat_key": keys[to_move]}).json["moves"][0]
+        answer = client.post(f"/v1/games/{game}/validate", json={"token": token, "seat_key": keys[move["seat"]],
+                                                                 "move": move}).json
+        token, to_move = answer["token"], answer["to_move"]
+    return str(token)
+
+
+def test_score_refuses_an_unfinished_hand_without_revealing_it(client: Any) -> None:
+    answer = client.post(f"{PATH}/score", json={"token": deal(client)["token"]})
+    problem(answer, 422, "/token")
+    assert "server_seed" not in answer.get_data(as_text=True)
+
+
+def test_the_match_travels_sealed_from_hand_to_hand(client: Any) -> None:
+    dealt = deal(client)
+    scored = client.post(f"{PATH}/score", json={"token": play_out(client, dealt)}).json
+    assert scored["match_id"] == dealt["match_id"]
+    following = deal(client, match_token=scored["match_token"])
+    assert following["match_id"] == dealt["match_id"]
+    assert following["hand_id"] != dealt["hand_id"]
+    finished = play_out(client, following)
+    second = client.post(f"{PATH}/score", json={"token": finished}).json
+    final = Keyring((KEY,)).open(HAND, "sixty-six", finished, at="/token").state
+    assert second["match"] == GAMES["sixty-six"].score(final, scored["match"])["match"]
+
+
+def test_a_stale_token_still_opens_and_says_its_move_number(client: Any) -> None:
+    """The service keeps nothing: an older token of the hand is still a valid token (README)."""
+    dealt = deal(client)
+    move = first_move(client, dealt)
+    moved = client.post(f"{PATH}/validate", json={"token": dealt["token"], "move": move,
+                                                  "seat_key": dealt["seat_keys"][move["seat"]]}).json
+    assert (moved["hand_id"], moved["move_number"]) == (dealt["hand_id"], 1)
+    stale = client.post(f"{PATH}/view", json={"token": dealt["token"]}).json
+    assert (stale["hand_id"], stale["move_number"]) == (dealt["hand_id"], 0)
+
+
+def test_an_illegal_sealed_move_keeps_the_token(client: Any) -> None:
+    dealt = deal(client)
+    move = first_move(client, dealt)
+    seat = move["seat"]
+    hand = Keyring((KEY,)).open(HAND, "sixty-six", dealt["token"], at="/token").state
+    other_card = next(c.code for c in hand.hands[1 - seat])
+    answer = client.post(f"{PATH}/validate", json={"token": dealt["token"], "seat_key": dealt["seat_keys"][seat],
+                                                   "move": {**move, "cards": [other_card]}}).json
+    assert answer["legal"] is False and "token" not in answer and answer["move_number"] == 0
+    assert f"seat {1 - seat}" not in answer["reason"]["message"]  # says nothing of where the card is
