@@ -26,3 +26,14 @@ def test_the_walk_through_plays_a_whole_hand_of_every_game_and_prints_the_score(
             hand = json.loads(lines[-2].removeprefix("hand: "))
             match = json.loads(lines[-1].removeprefix("match: "))
             assert hand and match, run.stdout
+
+
+def test_the_sealed_walk_through_plays_and_verifies_a_hand_of_every_game():
+    with gunicorn() as url:
+        for game_id in sorted(GAMES):
+            run = subprocess.run([sys.executable, "examples/sealed_hand.py", "--url", url, "--game", game_id],
+                                 capture_output=True, text=True, timeout=120, cwd=ROOT)
+            assert run.returncode == 0, run.stderr
+            lines = run.stdout.splitlines()
+            assert lines[0].startswith(f"dealt a sealed {game_id} hand"), run.stdout
+            assert lines[-1].startswith("verified: SHA-256(server_seed) is the commitment"), run.stdout

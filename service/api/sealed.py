@@ -1,20 +1,16 @@
 """Sealed mode, for every game alike: the requests that carry a ``token`` (and a ``seat_key``)
 instead of a ``state``, and the answers each seat may receive (README, "Sealed mode").
 
-What a seat may see is what the game's own ``view`` shows it; an event's cards are told to a seat
-only when every one of them is in its view before or after the move (a draw by another seat is a
-count). Nothing here knows a game's rules or fields.
+What a seat may see is what the game's own ``view`` shows it, and of the events, what the game
+does not mark ``private`` to another seat (a draw: told as a count). Nothing here knows a game's
+rules or fields.
 """
 
 from __future__ import annotations
 
-import re
-from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
-
-import orjson
 
 from service.cards import SeedStream
 from service.errors import BadToken, HandNotFinished, IllegalMove, InvalidState, SealedOnly, WrongSeatKey
@@ -33,7 +29,6 @@ from service.sealing import (
 
 MAX_CLIENT_SEED = 128
 """So that the joined seed (README, "Sealed mode") fits an open deal's ``seed`` to be checked."""
-CARD_CODE = re.compile(rb'"((?:10|[2-9JQKA])[CDHS]|JK)"')
 
 
 class SealedPaths:
@@ -111,7 +106,7 @@ class SealedPaths:
         hand = replace(hand, move_number=hand.move_number + 1, state=after)
         view = game.view(after, seat)
         return {"legal": True, "token": self._seal(hand), "view": view,
-                "events": events_for(events, seat, lambda: (game.view(state, seat), view)),
+                "events": events_for(events, seat),
                 "to_move": game.to_move(after), **self._ids(hand)}
 
     def legal_moves(self, body: Wire) -> Wire:
@@ -145,20 +140,14 @@ class SealedPaths:
         }
 
 
-def events_for(events: Iterable[Event], seat: int | None, views: Any) -> list[Wire]:
-    """The events as ``seat`` may see them: cards it could not see (in ``views()``, its view
-    before and after the move) are given as their number."""
-    visible: Counter[bytes] | None = None
+def events_for(events: Iterable[Event], seat: int) -> list[Wire]:
+    """The events as ``seat`` may see them: another seat's private cards (its draw) are told as
+    their number."""
     told = []
     for event in events:
         wire = event.to_wire()
-        if event.cards:
-            if visible is None:
-                visible = Counter()
-                for view in views():
-                    visible |= Counter(CARD_CODE.findall(orjson.dumps(view)))
-            if Counter(c.code.encode() for c in event.cards) - visible:
-                del wire["cards"]
-                wire["count"] = len(event.cards)
+        if event.private and event.seat != seat:
+            del wire["cards"]
+            wire["count"] = len(event.cards)
         told.append(wire)
     return told

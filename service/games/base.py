@@ -33,6 +33,9 @@ class Event:
     cards: tuple[Card, ...] = ()
     points: int | None = None
     suit: str | None = None
+    private: bool = False
+    """The cards are the seat's alone to see (a draw from the stock): sealed mode tells the
+    other seats their number instead. Not on the wire of the open mode, where they are public."""
 
     def to_wire(self) -> Wire:
         wire: Wire = {"type": self.type, "seat": self.seat}

@@ -53,9 +53,10 @@ class Table:
         self.secrets = [self.hand.server_seed, *self.keys]
 
     def visible(self, seat: int, *states: Any) -> Counter[bytes]:
+        """Every card code the seat's view shows, a wild card's public nomination included."""
         seen: Counter[bytes] = Counter()
         for state in states:
-            seen |= codes(self.game.view(state, seat))
+            seen |= Counter(CODE.findall(orjson.dumps(self.game.view(state, seat))))
         return seen
 
     def ask(self, seat: int, path: str, body: dict[str, Any], may_see: Counter[bytes]) -> Any:

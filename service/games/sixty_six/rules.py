@@ -416,7 +416,8 @@ def _resolve_trick(state: State, events: list[Event]) -> tuple[State, list[Event
     if stock and state.stock_closed_by is None:
         stock, drawn, draws = draw_round(stock, hands, first=winner, hand_size=HAND_SIZE)
         hands = (drawn[0], drawn[1])
-        events += [Event("card_drawn", s, (c,)) for s, c in draws]
+        face_up = state.stock[-1]  # the trump card: everybody sees who draws it
+        events += [Event("card_drawn", s, (c,), private=c is not face_up) for s, c in draws]
     over = not hands[0] and not hands[1]
     state = evolve(state, tricks_won=tricks_won, trick=(), stock=stock, hands=hands, leader=winner,
                    to_move=None if over else winner,
