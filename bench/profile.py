@@ -20,7 +20,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from bench.bodies import bodies
+from bench.bodies import STATE_KEYS, bodies
 from bench.load import Run, children, dumps, find_wrk, gunicorn, run
 
 LAYERS = (  # first match from the innermost frame outwards
@@ -28,6 +28,7 @@ LAYERS = (  # first match from the innermost frame outwards
     ("service/cards.py", "rules and wire form (state check, rule, dump)"),
     ("service/api/parsing.py", "body read, orjson, schema check"),
     ("service/api/observability.py", "request id, access log line"),
+    ("service/sealing.py", "sealing (pickle, AES-GCM, base64, seat keys)"),
     ("service/api/", "route and answer (orjson)"),
     ("bench/ceiling.py", "ceiling view and its JSON (stdlib)"),
     ("json/", "ceiling view and its JSON (stdlib)"),
@@ -48,7 +49,7 @@ def _layer(stack: str) -> str:
 
 
 def profile(app: str, url_path: str, payloads: list[str], seconds: float) -> tuple[Counter[str], Run]:
-    env = {"WORKERS": "1"}
+    env = {"WORKERS": "1", "STATE_KEYS": STATE_KEYS}
     with gunicorn(app, PORT, env=env) as masters, tempfile.TemporaryDirectory() as tmp:
         worker = children(masters[0])[0]
         raw = Path(tmp, "samples.txt")
@@ -75,7 +76,7 @@ def main() -> None:
     endpoint = os.environ.get("PROFILE_ENDPOINT", "validate-legal")
     seconds = float(os.environ.get("PROFILE_SECONDS", "8"))
     payloads = [dumps(b) for b in bodies(game)[endpoint]]
-    path = endpoint.split("-")[0] if endpoint.startswith("validate") else endpoint
+    path = next(p for p in ("validate", "legal-moves", "view", "deal", "score") if endpoint.startswith(p))
     sides = {
         "service": profile("service:create_app()", f"/v1/games/{game}/{path}", payloads, seconds),
         "ceiling": profile("bench.ceiling:create_app()", "/echo", payloads, seconds),

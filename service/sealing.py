@@ -21,6 +21,7 @@ import binascii
 import hashlib
 import hmac
 import io
+import os
 import pickle
 import secrets
 import sys
@@ -135,7 +136,7 @@ class Keyring:
 
     def seal(self, kind: bytes, game: str, value: SealedHand | SealedMatch) -> str:
         header = _header(kind, game, self.sealing)
-        nonce = secrets.token_bytes(NONCE_BYTES)
+        nonce = os.urandom(NONCE_BYTES)
         sealed = self._aead[self.sealing].encrypt(nonce, _pickled(value), header)
         return binascii.b2a_base64(header + nonce + sealed, newline=False).decode("ascii")
 
@@ -199,19 +200,22 @@ def _header(kind: bytes, game: str, key_id: str) -> bytes:
     return bytes((VERSION, *kind, len(game_bytes), *game_bytes, len(key_bytes), *key_bytes))
 
 
+def _short(at: str) -> BadToken:
+    return BadToken(at, "is not a token of this service (cut short)")
+
+
 def _read_header(raw: bytes, at: str) -> tuple[bytes, str, str, bytes]:
     """Kind, game, key id and what follows; ``BadToken`` for a token too short to hold them."""
-    short = BadToken(at, "is not a token of this service (cut short)")
     if len(raw) < 3:
-        raise short
+        raise _short(at)
     if raw[0] != VERSION:
         raise BadToken(at, f"is a token of format {raw[0]}; this server reads format {VERSION}")
     kind, game_end = raw[1:2], 3 + raw[2]
     if len(raw) <= game_end:
-        raise short
+        raise _short(at)
     key_end = game_end + 1 + raw[game_end]
     if len(raw) < key_end + NONCE_BYTES + 16:
-        raise short
+        raise _short(at)
     try:
         return kind, raw[3:game_end].decode(), raw[game_end + 1:key_end].decode(), raw[key_end:]
     except UnicodeDecodeError:

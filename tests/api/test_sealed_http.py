@@ -195,3 +195,21 @@ def test_an_illegal_sealed_move_keeps_the_token(client: Any) -> None:
                                                    "move": {**move, "cards": [other_card]}}).json
     assert answer["legal"] is False and "token" not in answer and answer["move_number"] == 0
     assert f"seat {1 - seat}" not in answer["reason"]["message"]  # says nothing of where the card is
+
+
+def test_another_seats_draw_is_told_as_a_count_and_the_movers_own_as_its_card(client: Any) -> None:
+    dealt = deal(client)
+    token, keys, to_move = dealt["token"], dealt["seat_keys"], dealt["to_move"]
+    draws: list[tuple[int, dict[str, Any]]] = []
+    while not draws:
+        move = client.post(f"{PATH}/legal-moves", json={"token": token, "seat_key": keys[to_move]}).json["moves"][0]
+        answer = client.post(f"{PATH}/validate", json={"token": token, "seat_key": keys[move["seat"]],
+                                                       "move": move}).json
+        draws = [(move["seat"], e) for e in answer["events"] if e["type"] == "card_drawn"]
+        token, to_move = answer["token"], answer["to_move"]
+    assert len(draws) == 2
+    for mover, event in draws:
+        if event["seat"] == mover:
+            assert len(event["cards"]) == 1 and "count" not in event
+        else:
+            assert event["count"] == 1 and "cards" not in event
