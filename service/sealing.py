@@ -98,6 +98,11 @@ class SealedHand:
     """The standing the hand was dealt in, for its score."""
     state: Any
 
+    def after(self, state: Any) -> SealedHand:
+        """The hand once a move has led to ``state``."""
+        return SealedHand(self.hand_id, self.match_id, self.seats, self.move_number + 1, self.key_id,
+                          self.server_seed, self.client_seed, self.match, state)
+
 
 @dataclass(frozen=True, slots=True)
 class SealedMatch:

@@ -190,8 +190,6 @@ def envelopes(info: GameInfo, game: GameSchemas) -> Envelopes:
                     "description": "The match's id, kept from hand to hand through `match_token`."}),
                 **SEALED_IDS,
                 "to_move": seat(allow_none=True, required=True),
-                "view": fields.Nested(game.view, required=True, metadata={
-                    "description": "The spectator's view."}),
             }),
         )),
         validate_in=union(f"{p}ValidateIn", "A state (or a sealed token and the mover's seat key) and a "

@@ -9,7 +9,6 @@ rules or fields.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 from typing import Any
 
 from service.cards import SeedStream
@@ -85,7 +84,6 @@ class SealedPaths:
             "token": self._seal(hand), "seat_keys": self.keyring.seat_keys(hand),
             "seed_commitment": commitment(server_seed), "shuffle": SeedStream.VERSION,
             "match_id": match_id, **self._ids(hand), "to_move": self.game.to_move(state),
-            "view": self.game.view(state, None),
         }
 
     def validate(self, body: Wire, load_move: Callable[[], Any]) -> Wire:
@@ -103,7 +101,7 @@ class SealedPaths:
             reason = {"code": refusal.reason, "message": refusal.message, "rule": refusal.rule}
             return {"legal": False, "reason": reason, **self._ids(hand)}
         after, events = game.apply(state, move)
-        hand = replace(hand, move_number=hand.move_number + 1, state=after)
+        hand = hand.after(after)
         view = game.view(after, seat)
         return {"legal": True, "token": self._seal(hand), "view": view,
                 "events": events_for(events, seat),

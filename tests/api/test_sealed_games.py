@@ -10,6 +10,7 @@ import re
 from collections import Counter
 from typing import Any
 
+import jsonschema_rs
 import orjson
 import pytest
 
@@ -29,6 +30,27 @@ def client() -> Any:
     return create_app(Settings(state_keys=(KEY,))).test_client()
 
 
+class Documented:
+    """Every 200 answer is checked against its path's response schema in the OpenAPI document."""
+
+    def __init__(self, client: Any) -> None:
+        self.spec, self.validators = client.get("/openapi.json").json, {}
+
+    def check(self, path: str, answer: Any) -> None:
+        if answer.status_code != 200:
+            return
+        if path not in self.validators:
+            schema = self.spec["paths"][path]["post"]["responses"]["200"]["content"]["application/json"]["schema"]
+            self.validators[path] = jsonschema_rs.validator_for({**schema, "components": self.spec["components"]})
+        errors = list(self.validators[path].iter_errors(answer.json))
+        assert not errors, (path, [(e.message, list(e.instance_path)) for e in errors[:3]])
+
+
+@pytest.fixture(scope="module")
+def documented(client: Any) -> Documented:
+    return Documented(client)
+
+
 def codes(body: Any) -> Counter[bytes]:
     return Counter(CODE.findall(orjson.dumps(cards_only(body))))
 
@@ -46,8 +68,8 @@ class Table:
     """One sealed hand; ``ask`` is a request made by one seat, whose answer is checked against
     what that seat may see."""
 
-    def __init__(self, client: Any, game: str, answer: dict[str, Any]) -> None:
-        self.client, self.game, self.path = client, GAMES[game], f"/v1/games/{game}"
+    def __init__(self, client: Any, documented: Documented, game: str, answer: dict[str, Any]) -> None:
+        self.client, self.documented, self.game, self.path = client, documented, GAMES[game], f"/v1/games/{game}"
         self.token, self.keys = answer["token"], answer["seat_keys"]
         self.hand = RING.open(HAND, game, self.token, at="/token")
         self.secrets = [self.hand.server_seed, *self.keys]
@@ -62,6 +84,7 @@ class Table:
     def ask(self, seat: int, path: str, body: dict[str, Any], may_see: Counter[bytes]) -> Any:
         answer = self.client.post(f"{self.path}/{path}", json={"token": self.token,
                                                               "seat_key": self.keys[seat], **body})
+        self.documented.check(f"{self.path}/{path}", answer)
         text = answer.get_data()
         assert set(codes(answer.json)) <= set(may_see), (path, seat, answer.json)
         for secret in self.secrets:
@@ -72,13 +95,14 @@ class Table:
         return answer
 
 
-def play(client: Any, game: str, players: int, rng: random.Random) -> None:
+def play(client: Any, documented: Documented, game: str, players: int, rng: random.Random) -> None:
     dealt = client.post(f"/v1/games/{game}/deal", json={"sealed": True, "players": players,
                                                          "seed": f"table-{rng.randrange(100_000)}"})
     assert dealt.status_code == 200, dealt.json
+    documented.check(f"/v1/games/{game}/deal", dealt)
     answer = dealt.json
     assert "seed" not in answer and "state" not in answer
-    table = Table(client, game, answer)
+    table = Table(client, documented, game, answer)
     state, start = table.hand.state, table.hand.state
     while (mover := table.game.to_move(state)) is not None:
         for seat in range(players):
@@ -100,7 +124,9 @@ def play(client: Any, game: str, players: int, rng: random.Random) -> None:
         table.token = done.json["token"]
         table.hand = RING.open(HAND, game, table.token, at="/token")
         assert table.hand.state == state
-    scored = client.post(f"/v1/games/{game}/score", json={"token": table.token}).json
+    scored_answer = client.post(f"/v1/games/{game}/score", json={"token": table.token})
+    documented.check(f"/v1/games/{game}/score", scored_answer)
+    scored = scored_answer.json
     assert scored["seed_commitment"] == commitment(scored["server_seed"]) == answer["seed_commitment"]
     again = client.post(f"/v1/games/{game}/deal", json={
         "players": players, "seed": shuffle_seed(scored["server_seed"], scored["seed"])}).json
@@ -113,10 +139,11 @@ def listed_for(table: Table, state: Any, seat: int) -> list[Any]:
 
 
 @pytest.mark.parametrize(("game", "players"), TABLES)
-def test_a_sealed_hand_shows_each_seat_only_what_it_may_see(client: Any, game: str, players: int,
-                                                            caplog: pytest.LogCaptureFixture) -> None:
+def test_a_sealed_hand_shows_each_seat_only_what_it_may_see(client: Any, documented: Documented, game: str,
+                                                            players: int, caplog: pytest.LogCaptureFixture) -> None:
+    """Every answer is also checked against the documented response schema."""
     caplog.set_level(logging.DEBUG)
     rng = random.Random(f"{game}-{players}")
-    play(client, game, players, rng)
+    play(client, documented, game, players, rng)
     logged = "\n".join(r.getMessage() + repr(r.__dict__) for r in caplog.records)
     assert "server_seed" not in logged and not CODE.search(logged.encode())
