@@ -15,19 +15,9 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import urllib.error
-import urllib.request
 from typing import Any
 
-
-def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
-    request = urllib.request.Request(url, data=json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(request) as answer:
-            return json.load(answer)  # type: ignore[no-any-return]
-    except urllib.error.HTTPError as error:  # a problem document says what was wrong, and where
-        raise SystemExit(f"{error.code} from {url}: {error.read().decode()}") from None
+from play_hand import post  # the same one-request helper (this script's folder is on the path)
 
 
 def play(base: str, game: str, seed: str) -> dict[str, Any]:

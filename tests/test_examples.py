@@ -15,25 +15,26 @@ from tests.live import ROOT, gunicorn
 pytestmark = pytest.mark.xdist_group("live")
 
 
+def example(script: str, url: str, game_id: str) -> list[str]:
+    run = subprocess.run([sys.executable, f"examples/{script}", "--url", url, "--game", game_id],
+                         capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    return run.stdout.splitlines()
+
+
 def test_the_walk_through_plays_a_whole_hand_of_every_game_and_prints_the_score():
     with gunicorn() as url:
         for game_id in sorted(GAMES):
-            run = subprocess.run([sys.executable, "examples/play_hand.py", "--url", url, "--game", game_id],
-                                 capture_output=True, text=True, timeout=120, cwd=ROOT)
-            assert run.returncode == 0, run.stderr
-            lines = run.stdout.splitlines()
+            lines = example("play_hand.py", url, game_id)
             assert lines[0].startswith(f"dealt {game_id}") and "hand over after" in lines[-3]
             hand = json.loads(lines[-2].removeprefix("hand: "))
             match = json.loads(lines[-1].removeprefix("match: "))
-            assert hand and match, run.stdout
+            assert hand and match, lines
 
 
 def test_the_sealed_walk_through_plays_and_verifies_a_hand_of_every_game():
     with gunicorn() as url:
         for game_id in sorted(GAMES):
-            run = subprocess.run([sys.executable, "examples/sealed_hand.py", "--url", url, "--game", game_id],
-                                 capture_output=True, text=True, timeout=120, cwd=ROOT)
-            assert run.returncode == 0, run.stderr
-            lines = run.stdout.splitlines()
-            assert lines[0].startswith(f"dealt a sealed {game_id} hand"), run.stdout
-            assert lines[-1].startswith("verified: SHA-256(server_seed) is the commitment"), run.stdout
+            lines = example("sealed_hand.py", url, game_id)
+            assert lines[0].startswith(f"dealt a sealed {game_id} hand"), lines
+            assert lines[-1].startswith("verified: SHA-256(server_seed) is the commitment"), lines
