@@ -124,7 +124,7 @@ def sealed_bodies(game_id: str, playing: list[Any]) -> dict[str, list[Body]]:
                                   "view-sealed": []}
     for n, state in enumerate(playing):
         seats = game.dump_state(state)["seats"]
-        hand = SealedHand(f"{n:032x}", "0" * 32, seats, n, STATE_KEY.id, "0" * 64, None, None, state)
+        hand = SealedHand(f"{n:032x}", "0" * 32, 1, seats, n, STATE_KEY.id, "0" * 64, None, None, state)
         token, keys, seat = ring.seal(HAND, game_id, hand), ring.seat_keys(hand), game.to_move(state)
         move = game.dump_move(game.legal_moves(state, seat)[0])
         out["validate-sealed"].append({"token": token, "seat_key": keys[seat], "move": move})

@@ -34,10 +34,6 @@ class Card:
     def __repr__(self) -> str:
         return self.code
 
-    def __reduce__(self) -> tuple[object, tuple[str]]:
-        """Pickled as its code (sealed tokens), so unpickling gives the one instance again."""
-        return card, (self.code,)
-
 
 def _build_cards() -> dict[str, Card]:
     cards = {rank + suit: Card(rank, suit, rank + suit) for suit in SUITS for rank in RANKS}

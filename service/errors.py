@@ -45,13 +45,17 @@ class SchemaViolation(ServiceError):
     status, title, slug = 422, "Request does not match the schema", "schema-violation"
 
 
-class InvalidState(ServiceError):
-    """The state is well-formed JSON but cannot arise under the game's rules."""
-
-    status, title, slug = 422, "Inconsistent game state", "invalid-state"
+class Located(ServiceError):
+    """An error of one field, named by its pointer."""
 
     def __init__(self, pointer: str, message: str) -> None:
         super().__init__(message, (FieldError(pointer, message),))
+
+
+class InvalidState(Located):
+    """The state is well-formed JSON but cannot arise under the game's rules."""
+
+    status, title, slug = 422, "Inconsistent game state", "invalid-state"
 
 
 class BadSeat(InvalidState):
@@ -88,32 +92,24 @@ class IllegalRecordedMove(InvalidState):
     title, slug = "Illegal move in the record", "illegal-recorded-move"
 
 
-class BadToken(ServiceError):
+class BadToken(Located):
     """A sealed token this server cannot open: not one of its tokens, altered, cut short, of
     another game or kind, or sealed with a key it no longer holds."""
 
     status, title, slug = 422, "This token cannot be opened", "bad-token"
 
-    def __init__(self, pointer: str, message: str) -> None:
-        super().__init__(message, (FieldError(pointer, message),))
 
-
-class WrongSeatKey(ServiceError):
+class WrongSeatKey(Located):
     """A sealed request that acts or looks as a seat without that seat's key."""
 
     status, title, slug = 403, "Not this seat's key", "wrong-seat-key"
 
-    def __init__(self, pointer: str, message: str) -> None:
-        super().__init__(message, (FieldError(pointer, message),))
 
+class WrongMode(Located):
+    """A field the request's mode does not take: a deck or a clear match in a sealed deal, a
+    match_token in an open one, options that a sealed match's table does not play."""
 
-class SealedOnly(ServiceError):
-    """A field that a sealed request does not take (a deck, a clear match) or lacks."""
-
-    status, title, slug = 422, "Not in sealed mode", "sealed-mode"
-
-    def __init__(self, pointer: str, message: str) -> None:
-        super().__init__(message, (FieldError(pointer, message),))
+    status, title, slug = 422, "Not in this mode", "wrong-mode"
 
 
 class IllegalMove(Exception):

@@ -3,10 +3,13 @@ seat keys that prove a seat. No Flask here; the HTTP layer is ``service.api.seal
 
 A token is base64 (RFC 4648, standard alphabet) of::
 
-    version (1 byte) | kind (1: H hand, M match) | len + game id | len + key id | nonce (12) | AES-256-GCM
+    version (1 byte) | kind (1: H hand, M match) | len + game id | len + key id | salt (16) | AES-256-GCM
 
-The bytes before the nonce are the AEAD's associated data, so the game and the kind are
-authenticated though readable, and a token of another game or kind is named as such. The
+The bytes before the salt are the AEAD's associated data, so the game and the kind are
+authenticated though readable, and a token of another game or kind is named as such. Every token
+is sealed under its own key, HMAC(the server key's token secret, a random 128-bit salt), so no
+AES key ever meets two messages and the random-nonce limit of 2^32 messages per GCM key does not
+apply (a busy service seals one token a move). The
 plaintext is a pickle of ``SealedHand`` or ``SealedMatch``, read back by an unpickler that only
 builds the service's own value types (see ``_Unpickler``): the token is opened only once its tag
 is verified, and even a token forged with a stolen key could build nothing but those values.
@@ -39,7 +42,9 @@ from service.errors import BadToken, WrongSeatKey
 VERSION = 1
 HAND, MATCH = b"H", b"M"
 KIND_NAMES = {HAND: "hand token", MATCH: "match token"}
-NONCE_BYTES = 12
+SALT_BYTES = 16
+NONCE = bytes(12)
+"""Each token's key is used once, so a fixed nonce is safe."""
 KEY_BYTES = 32
 SEAT_MAC_BYTES = 16
 SERVER_SEED_BYTES = 32
@@ -87,6 +92,8 @@ class SealedHand:
 
     hand_id: str
     match_id: str
+    hand_number: int
+    """The hand's place in its match, from 1."""
     seats: int
     move_number: int
     """Moves applied since the deal."""
@@ -100,15 +107,20 @@ class SealedHand:
 
     def after(self, state: Any) -> SealedHand:
         """The hand once a move has led to ``state``."""
-        return SealedHand(self.hand_id, self.match_id, self.seats, self.move_number + 1, self.key_id,
-                          self.server_seed, self.client_seed, self.match, state)
+        return SealedHand(self.hand_id, self.match_id, self.hand_number, self.seats, self.move_number + 1,
+                          self.key_id, self.server_seed, self.client_seed, self.match, state)
 
 
 @dataclass(frozen=True, slots=True)
 class SealedMatch:
-    """What a match token holds: the standing ``score`` answered, in its wire form."""
+    """What a match token holds: the standing ``score`` answered, in its wire form, and the table
+    it is played at, which the next deal keeps (a match to 5000 stays one)."""
 
     match_id: str
+    hands: int
+    """Hands scored so far."""
+    players: int
+    options: dict[str, Any]
     match: dict[str, Any]
 
 
@@ -136,14 +148,13 @@ class Keyring:
         if not keys:
             raise ValueError("at least one state key")
         self.sealing = keys[0].id
-        self._aead = {k.id: AESGCM(_derive(k.secret, b"token")) for k in keys}
+        self._token_secret = {k.id: _derive(k.secret, b"token") for k in keys}
         self._seat_secret = {k.id: _derive(k.secret, b"seat key") for k in keys}
 
     def seal(self, kind: bytes, game: str, value: SealedHand | SealedMatch) -> str:
-        header = _header(kind, game, self.sealing)
-        nonce = os.urandom(NONCE_BYTES)
-        sealed = self._aead[self.sealing].encrypt(nonce, _pickled(value), header)
-        return binascii.b2a_base64(header + nonce + sealed, newline=False).decode("ascii")
+        header, salt = _header(kind, game, self.sealing), os.urandom(SALT_BYTES)
+        sealed = self._aead(self.sealing, salt).encrypt(NONCE, _pickled(value), header)
+        return binascii.b2a_base64(header + salt + sealed, newline=False).decode("ascii")
 
     def open(self, kind: bytes, game: str, token: str, *, at: str) -> Any:
         """The value a token of ``kind`` for ``game`` holds; ``BadToken`` at ``at`` otherwise."""
@@ -157,19 +168,21 @@ class Keyring:
                                f"not a {KIND_NAMES[kind]}")
         if found_game != game:
             raise BadToken(at, f"is a {found_game} token: this path is for {game}")
-        aead = self._aead.get(key_id)
-        if aead is None:
+        if key_id not in self._token_secret:
             raise BadToken(at, f"was sealed with key {key_id!r}, which this server does not hold "
                                "(rotated out, or another deployment's)")
         header = raw[:len(raw) - len(rest)]
         try:
-            plain = aead.decrypt(rest[:NONCE_BYTES], rest[NONCE_BYTES:], header)
+            plain = self._aead(key_id, rest[:SALT_BYTES]).decrypt(NONCE, rest[SALT_BYTES:], header)
         except (InvalidTag, ValueError):
             raise BadToken(at, "has been altered or cut short") from None
         try:
             return _Unpickler(io.BytesIO(plain)).load()
         except Exception:  # an authentic token whose types this version of the service lacks
             raise BadToken(at, "was sealed by another version of the service") from None
+
+    def _aead(self, key_id: str, salt: bytes) -> AESGCM:
+        return AESGCM(hmac.digest(self._token_secret[key_id], salt, "sha256"))
 
     def seat_keys(self, hand: SealedHand) -> list[str]:
         return [self._seat_key(hand.key_id, hand.hand_id, seat) for seat in range(hand.seats)]
@@ -180,9 +193,12 @@ class Keyring:
             raw = _unpadded_b64decode(seat_key)
         except (binascii.Error, ValueError):
             raw = b""
+        if hand.key_id not in self._seat_secret:
+            raise WrongSeatKey(at, f"cannot be checked: this hand's seat keys were made with key "
+                                   f"{hand.key_id!r}, which this server no longer holds")
         seat = raw[0] if len(raw) == 1 + SEAT_MAC_BYTES else hand.seats
-        known = seat < hand.seats and hand.key_id in self._seat_secret
-        if not known or not hmac.compare_digest(seat_key, self._seat_key(hand.key_id, hand.hand_id, seat)):
+        expected = self._seat_key(hand.key_id, hand.hand_id, seat) if seat < hand.seats else ""
+        if not expected or not hmac.compare_digest(seat_key, expected):
             raise WrongSeatKey(at, "is not a seat key of this hand")
         return seat
 
@@ -219,7 +235,7 @@ def _read_header(raw: bytes, at: str) -> tuple[bytes, str, str, bytes]:
     if len(raw) <= game_end:
         raise _short(at)
     key_end = game_end + 1 + raw[game_end]
-    if len(raw) < key_end + NONCE_BYTES + 16:
+    if len(raw) < key_end + SALT_BYTES + 16:
         raise _short(at)
     try:
         return kind, raw[3:game_end].decode(), raw[game_end + 1:key_end].decode(), raw[key_end:]
@@ -269,8 +285,8 @@ _REDUCERS = _Reducers()
 
 
 class _Unpickler(pickle.Unpickler):
-    """Builds only the service's value types: dataclasses, enums and named tuples of its own
-    modules, and cards (through ``service.cards.card``, so each code stays one instance)."""
+    """Builds only the values a token holds: the dataclasses, enums and named tuples of the games'
+    modules and of this one, and cards (by their code, so each code stays one instance)."""
 
     def find_class(self, module: str, name: str) -> Any:
         found = _ALLOWED.get((module, name))
@@ -283,9 +299,12 @@ def _allowed(module: str, name: str) -> Any:
     if (module, name) == ("service.cards", "card"):
         from service.cards import CARDS
         return CARDS.__getitem__  # what ``card`` does, without its Python frame
-    if module.startswith("service.") and "." not in name:
+    if module == __name__ and name in ("SealedHand", "SealedMatch"):
+        return globals()[name]
+    if module.startswith("service.games.") and "." not in name:
         found = getattr(sys.modules.get(module), name, None)
-        if isinstance(found, type) and (is_dataclass(found) or issubclass(found, Enum | tuple)):
+        named_tuple = isinstance(found, type) and issubclass(found, tuple) and hasattr(found, "_fields")
+        if isinstance(found, type) and (is_dataclass(found) or issubclass(found, Enum) or named_tuple):
             return found
     raise pickle.UnpicklingError(f"{module}.{name} is not a sealed value type")
 

@@ -49,10 +49,10 @@ Changes in 1.2: Bezique and Canasta; `GET /v1/games/{game}` also gives `deck_car
 as often as it is in it (a multi-pack game repeats codes).
 
 Changes in 1.3: sealed mode (README, "Sealed mode"): `deal` with `sealed: true` answers an opaque
-`token` and one `seat_keys` entry per seat; `validate`, `legal-moves`, `view` and `score` take
-`{"token", "seat_key"}` in place of `{"state"}` and answer what that seat may see. A wrong seat key
-is a 403 problem, a token that cannot be opened a 422 naming `/token`. An open `seed` may be 256
-characters long.
+`token` and one `seat_keys` entry per seat; `validate`, `legal-moves`, `view` and `score` take a
+`token` in place of the `state`, and `validate`, `legal-moves` and `view` a `seat_key`, and answer
+what that seat may see. A wrong seat key (or none on a move) is a 403 problem, a token that cannot
+be opened a 422 naming `/token`. An open `seed` may be 256 characters long.
 """
 
 

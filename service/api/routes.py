@@ -26,7 +26,7 @@ from service.errors import (
     InvalidDeck,
     InvalidState,
     SchemaViolation,
-    SealedOnly,
+    WrongMode,
 )
 from service.games.base import DealSetup, Game, GameInfo, Wire
 from service.sealing import Keyring
@@ -39,9 +39,11 @@ except PackageNotFoundError:  # running from a source tree that was never instal
 # Every answer a POST can give besides 200, documented so the spec tells the truth.
 POST_ERRORS = {
     400: "The body is not JSON.",
+    403: "Sealed mode: the seat key is missing (a move), another seat's, or not one of this hand's.",
     413: "The body is larger than the configured limit.",
     415: "The body is not application/json.",
-    422: "The body breaks the schema, or the state or match is inconsistent with the rules.",
+    422: "The body breaks the schema, the state or match is inconsistent with the rules, or a "
+         "sealed token cannot be opened.",
 }
 
 
@@ -212,6 +214,7 @@ def game_blueprint(blueprint_class: Any, game: Game[Any, Any], parser: CompiledP
     bp.ARGUMENTS_PARSER = parser
     parser.expect(info.id, env.deal_in, env.validate_in, env.legal_moves_in, env.view_in, env.score_in)
     errors = _documented_errors(bp, 400, 413, 415)
+    seat_errors = _documented_errors(bp, 403)
 
     def operation(verb: str) -> str:
         """``sixtySixDeal``, ``kozelBuraLegalMoves``: one operationId per path, for generated clients."""
@@ -235,13 +238,13 @@ def game_blueprint(blueprint_class: Any, game: Game[Any, Any], parser: CompiledP
     def deal(body: Wire) -> Response:
         """Deal a hand: reproducibly from the seed (shuffle v1, see the README), or in the order
         of a given `deck` (for tests, replays of a reported deal, and duplicate play)."""
-        players, dealer = body.get("players", info.default_players), body.get("dealer")
-        if dealer is not None and dealer >= players:
-            raise BadSeat("/dealer", f"the dealer must be a seat 0..{players - 1}")
         if body.get("sealed"):
             return json_response(sealed.deal(body))
         if body.get("match_token") is not None:
-            raise SealedOnly("/match_token", "only a sealed deal takes a match_token")
+            raise WrongMode("/match_token", "only a sealed deal takes a match_token")
+        players, dealer = body.get("players", info.default_players), body.get("dealer")
+        if dealer is not None and dealer >= players:
+            raise BadSeat("/dealer", f"the dealer must be a seat 0..{players - 1}")
         setup = DealSetup(players, dealer, body.get("options", {}), body.get("match"))
         seed, source = _deck_source(body)
         try:
@@ -256,6 +259,7 @@ def game_blueprint(blueprint_class: Any, game: Game[Any, Any], parser: CompiledP
     @bp.arguments(env.validate_in, example=example["validate"])
     @bp.response(200, env.validate_out)
     @errors
+    @seat_errors
     def validate(body: Wire) -> Response:
         """Is the move legal? If so, the next state and the events it caused."""
         if "token" in body:
@@ -278,6 +282,7 @@ def game_blueprint(blueprint_class: Any, game: Game[Any, Any], parser: CompiledP
     @bp.arguments(env.legal_moves_in, example=example["legal_moves"])
     @bp.response(200, env.legal_moves_out)
     @errors
+    @seat_errors
     def legal_moves(body: Wire) -> Response:
         """Every legal move of the seat to move (or of `seat`, out-of-turn moves included)."""
         if "token" in body:
@@ -296,6 +301,7 @@ def game_blueprint(blueprint_class: Any, game: Game[Any, Any], parser: CompiledP
     @bp.arguments(env.view_in, example=example["view"])
     @bp.response(200, env.view_out)
     @errors
+    @seat_errors
     def view(body: Wire) -> Response:
         """What one seat may see; `seat: null` is a spectator."""
         if "token" in body:

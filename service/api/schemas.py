@@ -35,9 +35,13 @@ HAND_TOKEN = "The hand's sealed state, as the last sealed answer gave it (README
 SEALED_IDS: dict[str, fields.Field] = {
     "hand_id": fields.String(required=True, metadata={
         "description": "The hand's id, the same in every sealed answer of the hand."}),
+    "hand_number": StrictInteger(required=True, metadata={
+        "description": "The hand's place in its match, from 1: one more than the last hand's."}),
     "move_number": StrictInteger(required=True, metadata={
-        "description": "Moves applied since the deal: keep the token with the highest, an older "
-        "one is stale."}),
+        "description": "Moves applied since the deal. A validate answer's is one more than the "
+        "token's it was sent: a host that relays moves accepts an answer only when its number is "
+        "one more than the highest it has seen for the hand (an older token, sent again, answers "
+        "a number already seen)."}),
 }
 
 
@@ -167,8 +171,9 @@ def envelopes(info: GameInfo, game: GameSchemas) -> Envelopes:
                 "forge, one `seat_keys` entry per seat, and the `seed_commitment` (README, \"Sealed "
                 "mode\"). The deck is shuffled from a server seed joined with `seed` if sent; a sealed "
                 "deal takes no `deck`, and the standing as `match_token`, not `match`."}),
-            "match_token": token("Sealed deal: the `match_token` the last hand's score answered.",
-                                 allow_none=True, load_default=None),
+            "match_token": token("Sealed deal: the `match_token` the last hand's score answered. The "
+                                 "match keeps its players and options: `players` and `options`, "
+                                 "if sent, must agree with them.", allow_none=True, load_default=None),
         }),
         deal_out=union(f"{p}DealOut", "The new hand: its state, or (sealed) its token and seat keys.", (
             named(f"{p}DealOpen", "The new hand.", {
@@ -293,9 +298,11 @@ def envelopes(info: GameInfo, game: GameSchemas) -> Envelopes:
             "seed": fields.String(allow_none=True, metadata={
                 "description": "Sealed: the client's seed the deal was sent (null: none). The deck is "
                 "shuffle v1 of `server_seed + \":\" + seed` (an empty seed for none)."}),
-            "seed_commitment": fields.String(),
-            "shuffle": fields.String(validate=validate.OneOf(["v1"])),
-            "match_id": fields.String(),
+            "seed_commitment": fields.String(metadata={
+                "description": "Sealed: the deal's commitment, SHA-256 of `server_seed`."}),
+            "shuffle": fields.String(validate=validate.OneOf(["v1"]), metadata={
+                "description": "Sealed: how the deck follows from the joined seed (README)."}),
+            "match_id": fields.String(metadata={"description": "Sealed: the match's id."}),
             **optional(SEALED_IDS),
         }),
     )

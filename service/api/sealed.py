@@ -12,7 +12,15 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from service.cards import SeedStream
-from service.errors import BadToken, HandNotFinished, IllegalMove, InvalidState, SealedOnly, WrongSeatKey
+from service.errors import (
+    BadSeat,
+    BadToken,
+    HandNotFinished,
+    IllegalMove,
+    InvalidState,
+    WrongMode,
+    WrongSeatKey,
+)
 from service.games.base import DealSetup, Event, Game, Wire
 from service.sealing import (
     HAND,
@@ -53,7 +61,7 @@ class SealedPaths:
         return self.keyring.seat_of(hand, key, at="/seat_key")
 
     def _ids(self, hand: SealedHand) -> Wire:
-        return {"hand_id": hand.hand_id, "move_number": hand.move_number}
+        return {"hand_id": hand.hand_id, "hand_number": hand.hand_number, "move_number": hand.move_number}
 
     # --- the paths --------------------------------------------------------------------------
 
@@ -61,30 +69,47 @@ class SealedPaths:
         for field, why in (("deck", "a sealed deal shuffles from the server's seed: no deck"),
                            ("match", "a sealed deal takes the standing as the last score's match_token")):
             if body.get(field) is not None:
-                raise SealedOnly(f"/{field}", why)
+                raise WrongMode(f"/{field}", why)
         if len(body.get("seed") or "") > MAX_CLIENT_SEED:
-            raise SealedOnly("/seed", f"a sealed deal's seed is {MAX_CLIENT_SEED} characters at most")
-        match_id, match = new_id(), None
+            raise WrongMode("/seed", f"a sealed deal's seed is {MAX_CLIENT_SEED} characters at most")
+        standing = None
         if body.get("match_token") is not None:
-            standing: SealedMatch = self.keyring.open(MATCH, self.game.info.id, body["match_token"],
-                                                      at="/match_token")
-            match_id, match = standing.match_id, standing.match
-        players = body.get("players", self.game.info.default_players)
+            standing = self.keyring.open(MATCH, self.game.info.id, body["match_token"], at="/match_token")
+        players, options = self._table(body, standing)
+        dealer = body.get("dealer")
+        if dealer is not None and dealer >= players:
+            raise BadSeat("/dealer", f"the dealer must be a seat 0..{players - 1}")
         server_seed, client_seed = new_server_seed(), body.get("seed")
-        setup = DealSetup(players, body.get("dealer"), body.get("options", {}), match)
+        match = standing.match if standing else None
         try:
-            state = self.game.deal(setup, SeedStream(shuffle_seed(server_seed, client_seed)))
+            state = self.game.deal(DealSetup(players, dealer, options, match),
+                                   SeedStream(shuffle_seed(server_seed, client_seed)))
         except InvalidState as error:
             if match is None or not any(e.pointer.startswith("/match") for e in error.errors):
                 raise
             raise BadToken("/match_token", f"this standing deals no hand: {error.detail}") from None
-        hand = SealedHand(new_id(), match_id, players, 0, self.keyring.sealing, server_seed, client_seed,
-                          match, state)
+        hand = SealedHand(new_id(), standing.match_id if standing else new_id(),
+                          standing.hands + 1 if standing else 1, players, 0, self.keyring.sealing,
+                          server_seed, client_seed, match, state)
         return {
             "token": self._seal(hand), "seat_keys": self.keyring.seat_keys(hand),
             "seed_commitment": commitment(server_seed), "shuffle": SeedStream.VERSION,
-            "match_id": match_id, **self._ids(hand), "to_move": self.game.to_move(state),
+            "match_id": hand.match_id, **self._ids(hand), "to_move": self.game.to_move(state),
         }
+
+    def _table(self, body: Wire, standing: SealedMatch | None) -> tuple[int, Wire]:
+        """Players and options: as sent, or, in a match, as its first deal made them (what is
+        sent must agree: a match to 5000 cannot become one to 1)."""
+        players, options = body.get("players"), body.get("options") or {}
+        if standing is None:
+            return players or self.game.info.default_players, options
+        if players is not None and players != standing.players:
+            raise WrongMode("/players", f"this match is played by {standing.players}")
+        for name, value in options.items():
+            if standing.options.get(name) != value:
+                raise WrongMode(f"/options/{name}", f"this match is played with {name} "
+                                                    f"{standing.options.get(name)!r}")
+        return standing.players, standing.options
 
     def validate(self, body: Wire, load_move: Callable[[], Any]) -> Wire:
         hand = self._open(body)
@@ -129,10 +154,11 @@ class SealedPaths:
             answer = self.game.score(hand.state, hand.match)
         except InvalidState as error:
             raise BadToken("/token", f"this hand cannot be scored: {error.detail}") from None
-        standing = SealedMatch(hand.match_id, answer["match"])
+        final = self.game.dump_state(hand.state)
+        standing = SealedMatch(hand.match_id, hand.hand_number, hand.seats, final["options"], answer["match"])
         return {
             **answer, "match_token": self.keyring.seal(MATCH, self.game.info.id, standing),
-            "state": self.game.dump_state(hand.state), "server_seed": hand.server_seed,
+            "state": final, "server_seed": hand.server_seed,
             "seed": hand.client_seed, "seed_commitment": commitment(hand.server_seed),
             "shuffle": SeedStream.VERSION, "match_id": hand.match_id, **self._ids(hand),
         }

@@ -215,3 +215,31 @@ def test_another_seats_draw_is_told_as_a_count_and_the_movers_own_as_its_card(cl
             assert len(event["cards"]) == 1 and "count" not in event
         else:
             assert event["count"] == 1 and "cards" not in event
+
+
+def test_a_sealed_match_keeps_its_table_and_options(client: Any) -> None:
+    """The standing is sealed with the table it is played at: a match to 5000 stays one."""
+    path = "/v1/games/canasta"
+    dealt = deal(client, "canasta", players=4)
+    scored = client.post(f"{path}/score", json={"token": play_out(client, dealt, "canasta")}).json
+    token = scored["match_token"]
+    again = deal(client, "canasta", match_token=token)
+    assert (again["hand_number"], len(again["seat_keys"])) == (2, 4)
+    problem(client.post(f"{path}/deal", json={"sealed": True, "match_token": token, "players": 2}), 422,
+            "/players")
+    problem(client.post(f"{path}/deal", json={"sealed": True, "match_token": token,
+                                              "options": {"target_score": 1}}), 422, "/options/target_score")
+    agreed = deal(client, "canasta", match_token=token, players=4, options={"variant": "classic"})
+    assert agreed["hand_number"] == 2
+
+
+def test_a_replayed_older_token_answers_a_move_number_already_seen(client: Any) -> None:
+    """What the README asks a host to check: an answer's number is one more than the highest."""
+    dealt = deal(client)
+    moves = client.post(f"{PATH}/legal-moves", json={"token": dealt["token"],
+                                                     "seat_key": dealt["seat_keys"][dealt["to_move"]]}).json["moves"]
+    key = dealt["seat_keys"][dealt["to_move"]]
+    first = client.post(f"{PATH}/validate", json={"token": dealt["token"], "seat_key": key, "move": moves[0]}).json
+    replayed = client.post(f"{PATH}/validate", json={"token": dealt["token"], "seat_key": key,
+                                                     "move": moves[-1]}).json
+    assert first["move_number"] == replayed["move_number"] == 1  # not highest + 1 once the first is seen
