@@ -97,11 +97,8 @@ class CompiledValidators:
         if not branches or not isinstance(data, dict) or not all("$ref" in b for b in branches):
             return None
         names = [b["$ref"].rsplit("/", 1)[-1] for b in branches]
-        required = [set(self._components()[n].get("required", ())) for n in names]
-        common = set.intersection(*required)
-        chosen = [n for n, keys in zip(names, required, strict=True) if keys - common <= data.keys()
-                  and keys - common]
-        return chosen[0] if len(chosen) == 1 else None
+        chosen = _chosen(_own_fields([self._components()[n] for n in names]), data)
+        return names[chosen[0]] if len(chosen) == 1 else None
 
     def _locate(self, error: fastjsonschema.JsonSchemaValueException, body: Any) -> FieldError:
         """The most precise pointer and message for a schema failure."""
@@ -124,11 +121,9 @@ class CompiledValidators:
     def _locate_branch(self, path: list[str], value: dict[str, Any], branches: list[Any]) -> FieldError:
         """A union such as ``ScoreIn`` (a final state, or a record): the branch whose own required
         fields the body has explains the error; with none or several, say what to send."""
-        required = [set(branch.get("required", ())) for branch in branches]
-        common = set.intersection(*required)
-        own = [sorted(keys - common) for keys in required]
-        chosen = [i for i, keys in enumerate(own) if keys and set(keys) <= value.keys()]
-        if not chosen and own[0]:  # none sent: the open form's field is missing, the others are named
+        own = _own_fields(branches)
+        chosen = _chosen(own, value)
+        if not chosen and own[0]:  # none sent: the first form's field is missing, the others are named
             others = ", ".join(key for keys in own[1:] for key in keys)
             return FieldError(_pointer([*path, own[0][0]]), f"is required (or send one of: {others})")
         if len(chosen) != 1:
@@ -155,6 +150,18 @@ class CompiledValidators:
             located = self._locate(inner, value)
             return FieldError(_pointer(path) + located.pointer, located.message)
         return FieldError(_pointer(path), "matches more than one variant")
+
+
+def _own_fields(branches: list[dict[str, Any]]) -> list[list[str]]:
+    """Each branch's required fields that not every branch requires: what tells them apart."""
+    required = [set(branch.get("required", ())) for branch in branches]
+    common = set.intersection(*required)
+    return [sorted(keys - common) for keys in required]
+
+
+def _chosen(own: list[list[str]], body: dict[str, Any]) -> list[int]:
+    """The branches whose own fields the body has, every one of them."""
+    return [i for i, keys in enumerate(own) if keys and set(keys) <= body.keys()]
 
 
 def _check_game(body: Any, game: str) -> None:
