@@ -20,6 +20,7 @@ from service.wire.schemas import GameSchemas
 S = TypeVar("S")
 M = TypeVar("M")
 T = TypeVar("T")
+MC = TypeVar("MC", contravariant=True)
 Wire = dict[str, Any]
 """A JSON object as it travels (already checked against the game's JSON schema)."""
 
@@ -202,11 +203,21 @@ class RuleSet(Generic[S, M]):
     candidate_moves: Callable[[S, int], Iterable[M]]
 
 
-class TrickGame(CandidateListing[SM, M]):
-    """The rules half of a trick game: its rule set decides and applies moves and proposes the
-    candidates; the game class adds the wire form, the view and the score."""
+class Decides(Protocol[S, MC]):
+    """What every game's rule set has: the one check, and the effects."""
 
-    rule_set: RuleSet[SM, M]
+    @property
+    def check(self) -> Callable[[S, MC], None]: ...
+
+    @property
+    def apply(self) -> Callable[[S, MC], tuple[S, list[Event]]]: ...
+
+
+class RulesOf(Generic[SM, M]):
+    """The protocol's ``to_move``, ``check`` and ``apply`` for a game that declares its
+    ``rule_set`` (a ``RuleSet`` or ``MeldingRules``)."""
+
+    rule_set: Decides[SM, M]
 
     def to_move(self, state: SM) -> int | None:
         return state.to_move
@@ -216,6 +227,13 @@ class TrickGame(CandidateListing[SM, M]):
 
     def apply(self, state: SM, move: M) -> tuple[SM, list[Event]]:
         return self.rule_set.apply(state, move)
+
+
+class TrickGame(RulesOf[SM, M], CandidateListing[SM, M]):
+    """The rules half of a trick game: its rule set decides and applies moves and proposes the
+    candidates; the game class adds the wire form, the view and the score."""
+
+    rule_set: RuleSet[SM, M]
 
     def candidate_moves(self, state: SM, seat: int) -> Iterable[M]:
         return self.rule_set.candidate_moves(state, seat)
@@ -241,7 +259,7 @@ class MeldingRules(Generic[S, M]):
     legal_moves: Callable[[S, int], list[M]]
 
 
-class MeldingGame(Generic[SM, M]):
+class MeldingGame(RulesOf[SM, M]):
     """The protocol's rules and wire methods for a game that declares its ``rule_set`` and
     ``wire_form``; the game class adds its info, schemas, deal and score."""
 
@@ -262,15 +280,6 @@ class MeldingGame(Generic[SM, M]):
 
     def view(self, state: SM, seat: int | None) -> Wire:
         return self.wire_form.view(state, seat)
-
-    def to_move(self, state: SM) -> int | None:
-        return state.to_move
-
-    def check(self, state: SM, move: M) -> None:
-        self.rule_set.check(state, move)
-
-    def apply(self, state: SM, move: M) -> tuple[SM, list[Event]]:
-        return self.rule_set.apply(state, move)
 
     def legal_moves(self, state: SM, seat: int) -> list[M]:
         return self.rule_set.legal_moves(state, seat)

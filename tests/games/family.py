@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from service.cards import cards
-from service.errors import IllegalMove
 from service.games.multi_trick.engine import Lead, Respond
 
 
@@ -58,20 +57,6 @@ def _next_to_move(hands: list[str], leader: int, plays: list[dict[str, Any]]) ->
                 if s not in played and hands[s].split())
 
 
-def refusal(game: Any, state: Any, move: Any) -> str | None:
-    try:
-        game.check(state, move)
-    except IllegalMove as error:
-        return error.reason
-    return None
-
-
-def play_out(game: Any, state: Any, *moves: Any) -> Any:
-    """Apply moves that must all be legal."""
-    for move in moves:
-        assert refusal(game, state, move) is None, move
-        state, _ = game.apply(state, move)
-    return state
 
 
 def lead(seat: int, text: str) -> Lead:

@@ -8,14 +8,15 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
+from functools import partial
 
 import pytest
 
 from service.cards import CARDS, JOKER, GivenOrder, SeedStream, cards, codes
-from service.errors import IllegalMove
 from service.games.base import DealSetup, evolve
 from service.games.bezique import declarations, rules
 from service.games.bezique.rules import Declare, ExchangeTrump, Pass, Play, Played
+from tests.games import steps
 from tests.games.bezique_positions import GAME, deck_codes, position, position_wire, shown
 
 PACK = ["AC", "10C", "KC", "QC", "JC", "AD", "10D", "KD", "QD", "JD", "AH", "10H", "KH", "QH", "JH", "AS", "10S", "KS", "QS", "JS"]
@@ -37,20 +38,10 @@ SPEC_KINDS = (
 # --- helpers ---------------------------------------------------------------------------------------
 
 
-def refusal(state, move):
-    try:
-        rules.check(state, move)
-    except IllegalMove as error:
-        return error.reason
-    return None
+refusal = partial(steps.refusal, rules)
 
 
-def at(state, *moves):
-    """Apply moves that must all be legal."""
-    for move in moves:
-        assert refusal(state, move) is None, move
-        state, _ = rules.apply(state, move)
-    return state
+at = partial(steps.play_out, rules)  # moves that must all be legal
 
 
 def entries(text):

@@ -11,7 +11,8 @@ from service.games.bura.rules import Claim, Declare, Pass
 from service.games.multi_trick import engine
 from service.games.multi_trick.engine import Lead, Molodka, Respond
 from service.games.tricks import beats_set, draw_round
-from tests.games.family import lead, play_out, position, refusal, respond
+from tests.games.family import lead, position, respond
+from tests.games.steps import play_out, refusal
 
 GAME = Bura()
 DECK = codes(rules.DECK)

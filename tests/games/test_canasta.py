@@ -12,11 +12,12 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
+from functools import partial
 
 import pytest
 
 from service.cards import CARDS, GivenOrder, SeedStream, cards, codes
-from service.errors import IllegalMove, InvalidMatch, InvalidState
+from service.errors import InvalidMatch, InvalidState
 from service.games.base import DealSetup
 from service.games.canasta import listing, rules
 from service.games.canasta import melds as m
@@ -33,6 +34,7 @@ from service.games.canasta.rules import (
     TakeUpcard,
     TurnInfo,
 )
+from tests.games import steps
 from tests.games.canasta_positions import (
     GAME,
     WILD,
@@ -87,20 +89,10 @@ def U(seat, show):
     return TakeUpcard(seat, cs(show))
 
 
-def refusal(state, move):
-    try:
-        rules.check(state, move)
-    except IllegalMove as error:
-        return error.reason
-    return None
+refusal = partial(steps.refusal, rules)
 
 
-def at(state, *moves):
-    """Apply moves that must all be legal."""
-    for move in moves:
-        assert refusal(state, move) is None, move
-        state, _ = rules.apply(state, move)
-    return state
+at = partial(steps.play_out, rules)  # moves that must all be legal
 
 
 def held(state, seat):

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
 from service.cards import CARDS, SeedStream, cards, codes
-from service.errors import IllegalMove, InvalidState
+from service.errors import InvalidState
 from service.games.kozel import Kozel, rules, wire
 from service.games.kozel.rules import GiveBack, GiveTrump, NameTrump, Options, Pass, Play
+from tests.games import steps
 
 GAME = Kozel()
 DECK = codes(rules.DECK)
@@ -15,19 +18,10 @@ E1 = cards("QH JC 9S 7C 8C 9C 10C QC KC AC 7D 8D 9D 10D JD QD KD AD 7H 8H 9H 10H
            "JS QS KS AS")
 
 
-def refusal(state, move):
-    try:
-        rules.check(state, move)
-    except IllegalMove as error:
-        return error.reason
-    return None
+refusal = partial(steps.refusal, rules)
 
 
-def at(state, *moves):
-    for move in moves:
-        assert refusal(state, move) is None, move
-        state, _ = rules.apply(state, move)
-    return state
+at = partial(steps.play_out, rules)  # moves that must all be legal
 
 
 def playing(trump, follower_hand, *, lead, leader=0, options=None):

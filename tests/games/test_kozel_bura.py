@@ -12,7 +12,8 @@ from service.games.kozel_bura import KozelBura, rules
 from service.games.multi_trick import engine
 from service.games.multi_trick.engine import Molodka
 from service.games.tricks import draw_round
-from tests.games.family import lead, play_out, position, refusal, respond
+from tests.games.family import lead, position, respond
+from tests.games.steps import play_out, refusal
 
 GAME = KozelBura()
 DECK36, DECK32 = codes(rules.DECKS[36]), codes(rules.DECKS[32])

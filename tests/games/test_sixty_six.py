@@ -3,13 +3,16 @@ docs/rules/sixty-six.md; test ids are the rule ids."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
 from service.cards import CARDS, cards, codes
-from service.errors import IllegalMove, InvalidState
+from service.errors import InvalidState
 from service.games.sixty_six import SixtySix, rules, wire
 from service.games.sixty_six.rules import Claim, Close, ExchangeTrump, Play, State
 from service.games.tricks import beats
+from tests.games import steps
 
 GAME = SixtySix()
 DECK_A = cards("AH 10C KS 9D QH JC KH 9S AD 10H QS JD 9H AC KC QC JH 10S AS KD 10D QD 9C JS")
@@ -61,12 +64,7 @@ def play(seat: int, card: str, *, marriage: bool = False) -> Play:
     return Play(seat, CARDS[card], marriage)
 
 
-def refusal(state: State, move: rules.Move) -> str | None:
-    try:
-        rules.check(state, move)
-    except IllegalMove as error:
-        return error.reason
-    return None
+refusal = partial(steps.refusal, rules)
 
 
 # An open position: trump H, stock of 12 (trump card 9H last), seat 1 on lead (deck A, E1).
