@@ -27,6 +27,7 @@ run: $(BIN)/.service
 system-deps:
 	@command -v chromium >/dev/null || { apt-get update -q && apt-get install -y -q chromium; }
 	@command -v npm >/dev/null || { apt-get update -q && apt-get install -y -q nodejs npm; }
+	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || { apt-get update -q && apt-get install -y -q nginx-light; }
 
 lint: $(BIN)/.dev
 	$(BIN)/ruff check service tests bench examples

@@ -26,7 +26,13 @@ from service.config import usable_cpus
 
 bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WORKERS", usable_cpus()))  # the cores this container may use
+# gunicorn's own answers (a request it cannot parse, one past the worker timeout) as problem
+# documents: its sync and gthread workers with handle_error overridden (service/workers.py).
+# Any other WORKER_CLASS is passed to gunicorn as it is.
+PROBLEM_WORKERS = {"sync": "service.workers.ProblemSyncWorker",
+                   "gthread": "service.workers.ProblemThreadWorker"}
 worker_class = os.environ.get("WORKER_CLASS", "sync")
+worker_class = PROBLEM_WORKERS.get(worker_class, worker_class)
 threads = int(os.environ.get("THREADS", "1"))
 preload_app = True
 timeout = int(os.environ.get("TIMEOUT", "30"))

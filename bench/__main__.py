@@ -22,6 +22,7 @@ from bench.bodies import STATE_KEY, STATE_KEYS, bodies
 from bench.load import Run, dumps, gunicorn, run
 from service.api.sealed import SealedPaths
 from service.cards import SeedStream
+from service.config import Settings
 from service.games import GAMES
 from service.games.base import DealSetup
 from service.sealing import Keyring
@@ -74,7 +75,7 @@ def in_process(game_id: str) -> list[dict[str, Any]]:
         after, events = game.apply(state, move)
         game.dump_state(after), [e.to_wire() for e in events]
 
-    sealed = SealedPaths(game, Keyring((STATE_KEY,)))
+    sealed = SealedPaths(game, Keyring((STATE_KEY,)), max_listing=Settings().max_listing)
     sealed_bodies = samples["validate-sealed"]
 
     def validate_sealed() -> None:

@@ -20,6 +20,10 @@ IN_PROCESS_US = {("sixty-six", "validate"): 50.0, ("sixty-six", "random hand"): 
 Bezique's for a 214-card state."""
 
 
+LISTING_MS, LISTING_BYTES = 100.0, 512 * 1024
+"""The costliest listing over HTTP: the median request's wall time and the answer's size."""
+
+
 def misses(result: dict[str, Any]) -> list[str]:
     """Every target a row or an in-process timing misses; empty when all are met."""
     found = []
@@ -41,6 +45,9 @@ def misses(result: dict[str, Any]) -> list[str]:
     for item in result.get("limits_http", []):
         if item["status"] != 200:
             found.append(f"{item['game']} {item['what']}: HTTP {item['status']}")
+        if item["ms"] >= LISTING_MS or item["bytes"] > LISTING_BYTES:
+            found.append(f"{item['game']} {item['what']}: {item['ms']} ms, {item['bytes']} bytes "
+                         f"(limits {LISTING_MS} ms, {LISTING_BYTES} bytes)")
     return found
 
 

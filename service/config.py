@@ -17,6 +17,12 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 class Settings:
     max_body_bytes: int = 1_048_576
     """Larger request bodies get 413. The largest state (Bezique, 214 cards) is far below."""
+    max_listing: int = 5_000
+    """Entries (moves and families) a legal-moves answer may hold; past it, a 422 naming the
+    limit. A legal position lists at most about 1,700 (Canasta, a 162-card deck)."""
+    max_answer_bytes: int = 1_048_576
+    """Bytes an answer's body may take; past it, a 422 naming the limit. The largest answers of
+    legal play (a Canasta listing of a large hand) take a few hundred KB."""
     log_level: str = "INFO"
     cors_origins: tuple[str, ...] = ()
     """Origins allowed to call from a browser; ``*`` allows any. Empty: no CORS headers."""
@@ -32,6 +38,8 @@ class Settings:
         origins = tuple(o.strip() for o in env.get("CORS_ORIGINS", "").split(",") if o.strip())
         return cls(
             max_body_bytes=int(env.get("MAX_BODY_BYTES", cls.max_body_bytes)),
+            max_listing=int(env.get("MAX_LISTING", cls.max_listing)),
+            max_answer_bytes=int(env.get("MAX_ANSWER_BYTES", cls.max_answer_bytes)),
             log_level=level,
             cors_origins=origins,
             state_keys=StateKey.parse(env["STATE_KEYS"]) if env.get("STATE_KEYS", "").strip() else (),

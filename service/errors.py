@@ -112,6 +112,17 @@ class WrongMode(Located):
     status, title, slug = 422, "Not in this mode", "wrong-mode"
 
 
+class LimitExceeded(ServiceError):
+    """An answer that would pass one of the operator's limits (``MAX_LISTING``,
+    ``MAX_ANSWER_BYTES``): refused, named, never sent."""
+
+    status, title, slug = 422, "The answer would pass a limit", "limit-exceeded"
+
+    def __init__(self, detail: str, *, limit: str, value: int) -> None:
+        super().__init__(detail)
+        self.limit, self.value = limit, value
+
+
 class IllegalMove(Exception):
     """A move the rules refuse. ``reason`` is a stable code from the game's rules file."""
 

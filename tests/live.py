@@ -1,10 +1,13 @@
-"""A live gunicorn process started with exactly the command line the Dockerfile runs."""
+"""A live gunicorn process started with exactly the command line the Dockerfile runs, and Debian's
+nginx running deploy/nginx.conf with its placeholders filled as compose.yaml fills them."""
 
 from __future__ import annotations
 
 import json
 import os
 import re
+import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -33,11 +36,14 @@ def free_port() -> int:
 
 
 @contextmanager
-def gunicorn(**env: str) -> Iterator[str]:
+def gunicorn(*, log_path: str | os.PathLike[str] | None = None, **env: str) -> Iterator[str]:
+    """The server on a free port, yielding its URL. ``log_path``: a file to write its standard
+    error to (gunicorn's log, and with LOG_LEVEL=INFO the service's JSON line per request),
+    to read while it runs; by default the log is kept only to explain a failed start."""
     port = free_port()
     environment = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "WORKERS": "2",
                    "LOG_LEVEL": "WARNING", **env}
-    log = tempfile.TemporaryFile()
+    log = tempfile.TemporaryFile() if log_path is None else open(log_path, "w+b")
     process = subprocess.Popen(dockerfile_command(), cwd=ROOT, env=environment,
                                stdout=subprocess.DEVNULL, stderr=log)
     url = f"http://127.0.0.1:{port}"
@@ -58,3 +64,45 @@ def gunicorn(**env: str) -> Iterator[str]:
         process.terminate()
         process.wait(timeout=15)
         log.close()
+
+
+def nginx_binary() -> str:
+    found = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
+    assert found, "Debian's nginx is needed: `make test` installs it (apt-get install nginx-light)"
+    return found
+
+
+def nginx_conf(upstream: str, listen: str) -> str:
+    """deploy/nginx.conf with only its placeholders filled, as compose.yaml and `make soak` do."""
+    conf = (ROOT / "deploy" / "nginx.conf").read_text()
+    return conf.replace("@UPSTREAM@", upstream).replace("@LISTEN@", listen)
+
+
+@contextmanager
+def nginx(upstream: str, listen: str | None = None) -> Iterator[str]:
+    """nginx in front of ``upstream`` (host:port), on ``listen`` (a free loopback port if not
+    given); yields its URL. A start that fails raises with nginx's messages."""
+    listen = listen or f"127.0.0.1:{free_port()}"
+    host, port = listen.rsplit(":", 1)
+    with tempfile.TemporaryDirectory() as prefix, Path(prefix, "stderr").open("wb") as stderr:
+        Path(prefix, "nginx.conf").write_text(nginx_conf(upstream, listen))
+        user = "user root;" if os.geteuid() == 0 else ""
+        process = subprocess.Popen(
+            [nginx_binary(), "-p", prefix, "-c", "nginx.conf",
+             "-g", f"daemon off; {user} pid {prefix}/nginx.pid; error_log {prefix}/error.log;"],
+            stdout=subprocess.DEVNULL, stderr=stderr)
+        try:
+            deadline = time.monotonic() + 15
+            while True:
+                try:
+                    with socket.create_connection((host, int(port)), timeout=1):
+                        break
+                except OSError:
+                    if process.poll() is not None or time.monotonic() > deadline:
+                        logs = [Path(prefix, name) for name in ("stderr", "error.log")]
+                        raise RuntimeError("".join(p.read_text() for p in logs if p.exists())) from None
+                    time.sleep(0.05)
+            yield f"http://{listen}"
+        finally:
+            process.send_signal(signal.SIGQUIT)
+            process.wait(timeout=15)

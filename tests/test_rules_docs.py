@@ -37,8 +37,30 @@ def test_the_headings_are_read_as_sections():
     assert _headings("## 4. Moves\n### 4.2 Move list\n#### 4.1.6 Minimum\n") == {"4", "4.2", "4.1.6"}
 
 
+OWN_SECTIONS = {"bezique.md": "4.6", "canasta.md": "4.13"}
+"""Sections this project has changed on purpose, until the shared rules follow: the listings of
+Bezique and Canasta answer families for the moves too many to list one by one."""
+
+
+def _without(text: str, section: str) -> str:
+    """The text less one section: its heading and everything up to the next heading of its level
+    or above."""
+    lines = text.splitlines(keepends=True)
+    start = next(i for i, line in enumerate(lines) if re.match(rf"#{{2,4}} {re.escape(section)}\.? ", line))
+    level = len(lines[start]) - len(lines[start].lstrip("#"))
+    end = next((i for i in range(start + 1, len(lines)) if re.match(rf"#{{1,{level}}} \d", lines[i])), len(lines))
+    return "".join(lines[:start] + lines[end:])
+
+
+def test_a_section_is_cut_up_to_the_next_heading_of_its_level():
+    text = "## 4. Moves\n### 4.5 A\na\n### 4.6 B\nb\n#### 4.6.1 C\nc\n## 5. D\nd\n"
+    assert _without(text, "4.6") == "## 4. Moves\n### 4.5 A\na\n## 5. D\nd\n"
+
+
 @pytest.mark.skipif(not SHARED.is_dir(), reason="the team's shared rules are not beside this clone")
 def test_the_copy_matches_the_shared_rules():
     shared = {p.name: p.read_text() for p in SHARED.glob("*.md")}
     copied = {p.name: p.read_text() for p in RULES.glob("*.md")}
-    assert copied == shared, "bring docs/rules/ up to date with ../shared/rules/"
+    for name, section in OWN_SECTIONS.items():
+        shared[name], copied[name] = _without(shared[name], section), _without(copied[name], section)
+    assert copied == shared, "bring docs/rules/ up to date with ../shared/rules/ (but the sections of OWN_SECTIONS)"

@@ -12,7 +12,7 @@ import flask_smorest
 from flask import Flask
 from flask_smorest.utils import prepare_response
 
-from service.api import docs, observability, openapi, problems
+from service.api import docs, limits, observability, openapi, problems
 from service.api.parsing import CompiledParser, CompiledValidators
 from service.api.routes import game_blueprint, meta_blueprint
 from service.api.schemas import Problem
@@ -38,9 +38,13 @@ Duplicate keys in a JSON body: the last one wins, as in most JSON parsers. Refus
 take a second, Python-level parse (about 9 µs a request, measured on Bura states), so they are not
 refused; a proxy or firewall that reads the first of two keys sees another request than the
 service. Texts that quote the request (a detail, a pointer, a message) are cut at 300 characters,
-and the cut is marked. Answers that gunicorn gives itself, before a request reaches the service
-(a request line or headers it cannot parse, 414, 431, 501), are gunicorn's own text/html, not
-problem documents.
+and the cut is marked. Answers that gunicorn gives itself (a request line or headers it cannot
+parse: 400, 414, 431, 501; a request past the worker timeout: 503) are problem documents too.
+
+Every answer is bounded: a listing holds at most `MAX_LISTING` entries and a body at most
+`MAX_ANSWER_BYTES` bytes (README, "Configuration"); past them the answer is a 422 problem of type
+`urn:card-rules:problem:limit-exceeded` whose `limit` names the setting and its value. The rules keep
+every listing of a legal position far below both.
 
 Changes in 1.1: `GET /v1/games/{game}` gives `card_values` by card code (`"AS": 11`), no longer by rank
 (`"A": 11`), so that every card can have its own value.
@@ -53,6 +57,12 @@ Changes in 1.3: sealed mode (README, "Sealed mode"): `deal` with `sealed: true` 
 `token` in place of the `state`, and `validate`, `legal-moves` and `view` a `seat_key`, and answer
 what that seat may see. A wrong seat key (or none on a move) is a 403 problem, a token that cannot
 be opened a 422 naming `/token`. An open `seed` may be 256 characters long.
+
+Changes in 1.4: `legal-moves` of Bezique and Canasta also answers `families`: moves too many to
+list one by one (a Bezique declaration with many ways to fill it, Canasta's multi-group first melds
+of a large hand), each described once by the choices it leaves open (the game's rules file, §4.6
+and §4.13); it is empty in the positions of ordinary play. Answers past a limit are a 422
+`limit-exceeded` problem.
 """
 
 
@@ -87,7 +97,7 @@ def init_api(app: Flask, settings: Settings, games: Mapping[str, Game[Any, Any]]
     keyring = Keyring(keys)
     app.config.update(
         API_TITLE="Card rules service",
-        API_VERSION="1.3",
+        API_VERSION="1.4",
         OPENAPI_VERSION="3.1.0",
         API_SPEC_OPTIONS={"info": {"description": DESCRIPTION}},
         MAX_CONTENT_LENGTH=settings.max_body_bytes,
@@ -96,11 +106,12 @@ def init_api(app: Flask, settings: Settings, games: Mapping[str, Game[Any, Any]]
     api = Api(app, spec_kwargs={"extra_plugins": [openapi.SchemaKeywords()]})
     openapi.install(api.ma_plugin)
     observability.install(app, settings)
+    limits.install(app, settings)
     validators = CompiledValidators(lambda: api.spec.to_dict()["components"]["schemas"])
     parser = CompiledParser(validators, max_bytes=settings.max_body_bytes)
     api.register_blueprint(meta_blueprint(Blueprint, games))
     for game in games.values():
-        api.register_blueprint(game_blueprint(Blueprint, game, parser, keyring))
+        api.register_blueprint(game_blueprint(Blueprint, game, parser, keyring, settings))
     app.register_blueprint(docs.blueprint(api.spec.to_dict))
     parser.compile_expected()  # before gunicorn forks its workers (preload_app)
     return api

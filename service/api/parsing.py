@@ -4,13 +4,19 @@ marshmallow schemas put into the OpenAPI document.
 So the contract has one source, the schemas. A valid body costs one pass of jsonschema-rs (a few
 µs, against ~100 µs for fastjsonschema and several hundred for a marshmallow load with a field per
 card). Only an invalid body pays for fastjsonschema, whose first error is turned into a problem
-detail with a JSON pointer to the offending field.
+detail with a JSON pointer to the offending field, and for a listing of the other errors whose
+cost stops growing once enough are found.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+import gc
+import heapq
+import re
+from collections.abc import Callable, Iterable, Iterator
+from functools import partial
+from itertools import filterfalse
+from typing import Any, NamedTuple
 
 import fastjsonschema
 import jsonschema_rs
@@ -25,12 +31,59 @@ from service.errors import FieldError, MalformedJson, SchemaViolation, Unsupport
 Components = dict[str, Any]
 MAX_REPORTED = 20
 """Schema errors listed in one answer at most; the detail says how many there were."""
+MAX_COUNTED = 1000
+"""Schema errors counted at most: beyond, the detail says "more than" and listing stops."""
 MAX_MESSAGE = 200
 Validator = Callable[[Any], Any]
+_REF = "#/components/schemas/"
+_ANNOTATIONS = frozenset({"description", "discriminator", "title", "default", "example", "examples",
+                          "deprecated", "readOnly", "writeOnly", "$comment"})
+_OBJECT = frozenset({"properties", "required", "additionalProperties"})
+_ARRAY = frozenset({"items", "minItems", "maxItems"})
+_SHAPE = _OBJECT | _ARRAY | {"type"}
+"""The keywords of objects and arrays that ``CompiledValidators._errors`` checks itself."""
+_ELSEWHERE = {"object": _ARRAY | {"type", "enum"}, "array": _OBJECT | {"type", "enum"}}
+"""A schema with no keyword but these, met with an object (or an array): of its keywords only
+``type`` and ``enum`` apply."""
+_CHUNK = 4096
+"""Items checked in one call at most, passing over a run of valid ones (``_next_invalid``)."""
+_UNKNOWN_FIELDS = re.compile(r"\+str\((\w+_keys)\)\+")
+"""Where fastjsonschema's code quotes an object's unknown fields in a message."""
 
 
 def _pointer(path: list[str]) -> str:
     return "".join("/" + p.replace("~", "~0").replace("/", "~1") for p in path)
+
+
+def _child(pointer: str, key: str) -> str:
+    return f"{pointer}/{key.replace('~', '~0').replace('/', '~1')}"
+
+
+class _Node(NamedTuple):
+    """A schema of the spec as ``CompiledValidators._errors`` walks it."""
+
+    schema: dict[str, Any]
+    check: Any  # jsonschema-rs's validator for it
+    keys: frozenset[str]  # its keywords that validate
+
+
+class _Unread:
+    """An error whose message is written only if it is shown: the errors counted past the shown
+    ones need only their pointers, and a message may quote a large value or cost jsonschema-rs
+    an ``iter_errors``."""
+
+    __slots__ = ("pointer", "write")
+
+    def __init__(self, pointer: str, write: Callable[[], str]) -> None:
+        self.pointer, self.write = pointer, write
+
+    @property
+    def message(self) -> str:
+        return self.write()
+
+
+_Found = FieldError | _Unread
+"""An error as the walk finds it."""
 
 
 class CompiledValidators:
@@ -41,6 +94,8 @@ class CompiledValidators:
         self._known: Components | None = None
         self._fast: dict[str, Any] = {}
         self._compiled: dict[str, Validator] = {}
+        self._nodes: dict[int, tuple[dict[str, Any], _Node]] = {}
+        self._item_nodes: dict[int, tuple[dict[str, Any], _Node]] = {}
 
     def _components(self) -> Components:
         """The spec's component schemas, read once the spec is complete (at the first use)."""
@@ -52,9 +107,16 @@ class CompiledValidators:
         return {"$ref": f"#/components/schemas/{name}", "components": {"schemas": self._components()}}
 
     def __getitem__(self, name: str) -> Validator:
-        """The slow validator that explains failures (fastjsonschema, compiled on first use)."""
+        """The slow validator that explains failures (fastjsonschema, compiled on first use).
+
+        Its message for unknown fields quotes them all, ~1 µs a field for each union branch it
+        tries: 90,000 in a 1 MB body took 0.1 s. ``_locate`` names the first alone, so the code
+        fastjsonschema writes is made to say their number instead."""
         if name not in self._compiled:
-            self._compiled[name] = fastjsonschema.compile(self._document(name), use_default=False)
+            code = fastjsonschema.compile_to_code(self._document(name), use_default=False)
+            namespace: dict[str, Any] = {}
+            exec(_UNKNOWN_FIELDS.sub(r"+str(len(\1))+", code), namespace)
+            self._compiled[name] = namespace["validate"]
         return self._compiled[name]
 
     def compile(self, name: str) -> None:
@@ -62,8 +124,9 @@ class CompiledValidators:
             self._fast[name] = jsonschema_rs.validator_for(self._document(name))
 
     def validate(self, name: str, data: Any, *, game: str | None = None) -> Any:
-        """``data`` if it matches the schema ``name``; else a ``SchemaViolation`` naming every
-        error (``game``, the game whose path was called, names a state of another game as such)."""
+        """``data`` if it matches the schema ``name``; else a ``SchemaViolation`` naming its errors,
+        up to ``MAX_REPORTED`` (``game``, the game whose path was called, names a state of another
+        game as such)."""
         self.compile(name)
         fast = self._fast[name]
         if fast.is_valid(data):
@@ -73,23 +136,119 @@ class CompiledValidators:
         branch = self._branch_for(name, data)
         if branch is not None:  # a union (open or sealed): the body's own branch names every error
             self.validate(branch, data, game=game)
-        others = _every_error(fast, data)
         try:
             self[name](data)
         except fastjsonschema.JsonSchemaValueException as error:
             located = [self._locate(error, data)]
         else:  # the two validators disagree: report jsonschema-rs's errors alone
             located = []
-        for extra in others:  # every other error, once, leaving out summaries of those reported
-            if not any(seen.pointer.startswith(extra.pointer) for seen in located):
-                located.append(extra)
+        count = _keep(located, self._errors(self._components()[name], data, ""))
+        if not located:  # never an empty list, whatever the validators make of the body
+            located, count = [FieldError("", "does not match the schema")], 1
         if isinstance(data, dict) and "state" in data:
             located = [_deal_answer_hint(e) for e in located]
-        shown = tuple(located[:MAX_REPORTED])
+        shown = tuple(located)
         detail = "the request body does not match the schema"
-        if len(located) > len(shown):
-            detail += f" ({len(located)} errors; the first {len(shown)} are listed)"
+        if count is None:
+            detail += f" (more than {MAX_COUNTED} errors; the first {len(shown)} are listed)"
+        elif count > len(shown):
+            detail += f" ({count} errors; the first {len(shown)} are listed)"
         raise SchemaViolation(detail, shown)
+
+    def _errors(self, schema: dict[str, Any], data: Any, at: str) -> Iterator[_Found]:
+        """The errors of ``data`` (at the pointer ``at``) against ``schema``, lazily and in
+        jsonschema-rs's order.
+
+        jsonschema-rs's ``iter_errors`` builds every error before it yields the first, at ~10 µs
+        each, and an error quoting a large value converts that value to Python: a body of many
+        wrong items took seconds. So objects and arrays are walked here, valid parts passed over
+        by jsonschema-rs's ``is_valid`` (which stops at the first error), and jsonschema-rs lists
+        only the errors of a scalar, when one is shown. The walk follows the schema, which is not
+        recursive, so its depth is the schema's, whatever the body's."""
+        node = self._node(schema)
+        if node.check.is_valid(data):
+            return
+        schema, keys = node.schema, node.keys
+        kind = "object" if isinstance(data, dict) else "array" if isinstance(data, list) else None
+        types = schema.get("type", (kind,))
+        # Every error below but the walk's lies at ``at``: after the first, ``_keep`` leaves them out.
+        if kind is None:
+            yield _Unread(at, partial(_first_message, node.check, data))
+        elif kind not in ([types] if isinstance(types, str) else types) and keys <= _ELSEWHERE[kind]:
+            # only ``type`` and ``enum`` apply, so an empty stand-in fails the same way for nothing
+            yield _Unread(at, partial(_first_message, node.check, {} if kind == "object" else [], data))
+        elif keys in ({"oneOf"}, {"anyOf"}):  # a union says only that no branch (or several) fits
+            yield _Unread(at, partial(self._union_message, schema, data))
+        elif keys <= _SHAPE and isinstance(schema.get("items", {}), dict) and isinstance(
+                schema.get("additionalProperties", True), bool | dict):
+            yield from (self._object_errors if kind == "object" else self._array_errors)(schema, data, at)
+        else:  # a keyword not walked here: jsonschema-rs's own listing
+            yield from _converted(node.check.iter_errors(data), at)
+
+    def _object_errors(self, schema: dict[str, Any], data: dict[str, Any], at: str) -> Iterator[_Found]:
+        """Missing fields, then each field's errors, then the unknown fields (jsonschema-rs's order)."""
+        for key in schema.get("required", ()):
+            if key not in data:
+                yield FieldError(_child(at, key), "is required")
+        known, other = schema.get("properties", {}), schema.get("additionalProperties", True)
+        if isinstance(other, dict):
+            for key, value in data.items():
+                yield from self._errors(known.get(key, other), value, _child(at, key))
+            return
+        for key in filter(known.__contains__, data):  # in C: a body may hold 100,000 unknown fields
+            yield from self._errors(known[key], data[key], _child(at, key))
+        if other is False:
+            for key in filterfalse(known.__contains__, data):
+                yield FieldError(_child(at, key), "is not a known field")
+
+    def _array_errors(self, schema: dict[str, Any], data: list[Any], at: str) -> Iterator[_Found]:
+        """Too few or too many items, then each item's errors."""
+        if len(data) < schema.get("minItems", 0):
+            yield _Unread(at, partial(_quoting, data, f" has less than {_items(schema['minItems'])}"))
+        if "maxItems" in schema and len(data) > schema["maxItems"]:
+            yield _Unread(at, partial(_quoting, data, f" has more than {_items(schema['maxItems'])}"))
+        if "items" not in schema:
+            return
+        items = schema["items"]
+        every, item = self._node(items, of_items=True).check, self._node(items).check
+        n = 0
+        while n < len(data):
+            if item.is_valid(data[n]):  # to the next wrong item, past a run of right ones
+                n = _next_invalid(every, data, n + 1)
+                if n == len(data):
+                    return
+            value, pointer = data[n], f"{at}/{n}"
+            if isinstance(value, dict | list):
+                yield from self._errors(items, value, pointer)
+            else:  # as ``_errors`` would, without its overhead
+                yield _Unread(pointer, partial(_first_message, item, value))
+            n += 1
+
+    def _union_message(self, schema: dict[str, Any], data: Any) -> str:
+        """jsonschema-rs's message for a union, without the errors of every branch it gathers."""
+        word = "oneOf" if "oneOf" in schema else "anyOf"
+        several = word == "oneOf" and sum(self._node(b).check.is_valid(data) for b in schema[word]) > 1
+        verdict = "is valid under more than one" if several else "is not valid under any"
+        return _quoting(data, f" {verdict} of the schemas listed in the '{word}' keyword")
+
+    def _node(self, schema: dict[str, Any], *, of_items: bool = False) -> _Node:
+        """``schema`` (a ``$ref`` stands for its target) and jsonschema-rs's validator for it, or
+        (``of_items``) for an array of it; compiled on first use with only the components it
+        refers to (the whole document took ~10 ms a schema to compile, this ~0.1 ms)."""
+        cache = self._item_nodes if of_items else self._nodes
+        known = cache.get(id(schema))
+        if known is not None and known[0] is schema:  # ids of the spec's objects, which it keeps
+            return known[1]
+        target = schema
+        while isinstance(ref := target.get("$ref"), str) and ref.startswith(_REF) and (
+                target.keys() - _ANNOTATIONS == {"$ref"}):  # only annotations beside it
+            target = self._components()[ref.removeprefix(_REF)]
+        document = {"items": schema} if of_items else target
+        check = jsonschema_rs.validator_for(
+            {**document, "components": {"schemas": _referred(document, self._components())}})
+        node = _Node(target, check, frozenset(target.keys() - _ANNOTATIONS))
+        cache[id(schema)] = (schema, node)
+        return node
 
     def _branch_for(self, name: str, data: Any) -> str | None:
         """The one branch of the union ``name`` whose own required fields the body has."""
@@ -186,24 +345,150 @@ def _deal_answer_hint(error: FieldError) -> FieldError:
     return error
 
 
-def _every_error(validator: Any, data: Any) -> list[FieldError]:
-    """Every error jsonschema-rs finds, each at its own pointer. fastjsonschema, which explains
-    the first error best, stops at it; a client should hear of every mistake at once."""
+def _keep(located: list[FieldError], others: Iterator[_Found]) -> int | None:
+    """Add to ``located`` the errors of ``others`` up to ``MAX_REPORTED`` in all, each once and
+    leaving out summaries of errors already kept (an error at a kept error's pointer or at one
+    of its parents); the number of errors kept and left over, or None beyond ``MAX_COUNTED``.
+
+    The pointers of kept errors and of their parents are a set, so each check costs the same
+    however many errors came before (a scan of them all made the listing quadratic)."""
+    covered: set[str] = set()
+    for kept in located:
+        _cover(covered, kept.pointer)
+    count = len(located)
     try:
-        errors = list(validator.iter_errors(data))
+        for error in others:
+            if error.pointer in covered:
+                continue
+            if count == MAX_COUNTED:
+                return None
+            count += 1
+            _cover(covered, error.pointer)
+            if len(located) < MAX_REPORTED:
+                located.append(FieldError(error.pointer, error.message))
     except ValueError:  # jsonschema-rs's recursion limit (a failing value 255 or more levels deep)
-        return []
-    found: list[FieldError] = []
+        pass
+    return count
+
+
+def _cover(covered: set[str], pointer: str) -> None:
+    """Add ``pointer`` and the pointers above it (``/a/b``, ``/a``, ``""``) to ``covered``,
+    stopping at the first one already there (its parents are too)."""
+    while pointer not in covered:
+        covered.add(pointer)
+        if not pointer:
+            return
+        pointer = pointer[:pointer.rfind("/")]
+
+
+def _converted(errors: Iterable[Any], under: str) -> Iterator[FieldError]:
+    """jsonschema-rs's errors, each at its own pointer (``under`` the value validated)."""
     for error in errors:
-        path = [str(p) for p in error.instance_path]
+        at = under + _pointer([str(p) for p in error.instance_path])
         kind = error.kind
         if isinstance(kind, jsonschema_rs.ValidationErrorKind.Required):
-            found.append(FieldError(_pointer([*path, str(kind.property)]), "is required"))
+            yield FieldError(_child(at, str(kind.property)), "is required")
         elif isinstance(kind, jsonschema_rs.ValidationErrorKind.AdditionalProperties):
-            found += [FieldError(_pointer([*path, key]), "is not a known field") for key in kind.unexpected]
+            yield from (FieldError(_child(at, key), "is not a known field") for key in kind.unexpected)
         else:
-            found.append(FieldError(_pointer(path), _cut(error.message)))
+            yield FieldError(at, _cut(error.message))
+
+
+def _referred(node: Any, components: Components) -> Components:
+    """The components ``node`` refers to, directly or through others."""
+    found: Components = {}
+    pending = [node]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            ref = item.get("$ref")
+            if isinstance(ref, str) and ref.startswith(_REF) and ref.removeprefix(_REF) not in found:
+                found[ref.removeprefix(_REF)] = components[ref.removeprefix(_REF)]
+                pending.append(components[ref.removeprefix(_REF)])
+            pending += item.values()
+        elif isinstance(item, list):
+            pending += item
     return found
+
+
+def _next_invalid(every: Any, data: list[Any], start: int) -> int:
+    """The first invalid item of ``data`` from ``start`` on (``len(data)`` if none), passing over
+    valid items in Rust: slices twice as long each time, then halves of the one that fails, so
+    the items validated are a few times the run of valid ones, and the calls its logarithm."""
+    size = 16
+    while start < len(data):
+        end = min(start + size, len(data))
+        if not every.is_valid(data[start:end]):
+            while end - start > 1:
+                middle = (start + end) // 2
+                if every.is_valid(data[start:middle]):
+                    start = middle
+                else:
+                    end = middle
+            return start
+        start, size = end, min(2 * size, _CHUNK)
+    return len(data)
+
+
+def _first_message(check: Any, value: Any, quoted: Any = None) -> str:
+    """The message of jsonschema-rs's first error for ``value`` (a scalar, or an empty stand-in
+    for the container ``quoted``, which the message then quotes)."""
+    message = next(_converted(check.iter_errors(value), "")).message
+    if isinstance(quoted, dict | list) and message[:2] in ("{}", "[]"):
+        return _quoting(quoted, message[2:])
+    return message
+
+
+def _quoting(value: Any, text: str) -> str:
+    return _cut(_preview(value) + text)
+
+
+def _items(n: int) -> str:
+    return f"{n} item" if n == 1 else f"{n} items"
+
+
+class _Text(str):
+    """JSON text already written, among the values ``_preview`` has still to write."""
+
+
+def _preview(value: Any, limit: int = MAX_MESSAGE) -> str:
+    """``value`` as jsonschema-rs quotes it in a message (compact JSON, keys sorted), but only
+    its first ``limit`` characters or so: the message is cut there anyway, and the value may be
+    a megabyte, or nested a thousand deep (so no recursion)."""
+    out: list[str] = []
+    size = 0
+    pending: list[Any] = [value]  # what is still to write, the next last
+    while pending and size <= limit:
+        item = pending.pop()
+        if type(item) is _Text:
+            text = str(item)
+        elif isinstance(item, dict):  # only the first keys can show, each a few characters
+            keys = heapq.nsmallest(limit - size + 1, item)
+            pending.append(_Text("}"))
+            for n in range(len(keys) - 1, -1, -1):
+                pending += [item[keys[n]], _Text(("," if n else "") + _scalar(keys[n]) + ":")]
+            text = "{"
+        elif isinstance(item, list):
+            shown = item[:limit - size + 1]
+            pending.append(_Text("]"))
+            for n in range(len(shown) - 1, -1, -1):
+                pending += [shown[n], _Text(",")] if n else [shown[n]]
+            text = "["
+        else:
+            text = _scalar(item)
+        out.append(text)
+        size += len(text)
+    return "".join(out)
+
+
+def _scalar(value: Any) -> str:
+    if isinstance(value, str):
+        return orjson.dumps(value[:MAX_MESSAGE + 1]).decode()
+    if isinstance(value, bool) or value is None:
+        return orjson.dumps(value).decode()
+    if isinstance(value, int):  # orjson writes 64 bits at most; JSON has no such bound
+        return str(value)
+    return orjson.dumps(value).decode() if isinstance(value, float) else repr(value)
 
 
 def _cut(message: str) -> str:
@@ -233,10 +518,24 @@ def read_json(req: Request, *, max_bytes: int) -> Any:
         raise UnsupportedMediaType("send the body as application/json")
     body = read_body(req.environ, max_bytes=max_bytes)
     try:
-        data = orjson.loads(body)
+        data = _parsed(body)
     except orjson.JSONDecodeError as error:
         raise MalformedJson(f"the body is not valid JSON: {error}") from None
     return _integral_floats_as_ints(data) if _may_hold_floats(body) else data
+
+
+def _parsed(body: bytes) -> Any:
+    """orjson's parse with Python's cycle collector paused: each array parsed is an object it
+    tracks, and the collections that many set off cost more the more there were (16,000 items of
+    20 nested arrays: 99 ms, against 28 ms paused; 24,000: 182 ms against 44). Parsed JSON holds
+    no cycles, so the pause leaves nothing for the collector to find."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return orjson.loads(body)
+    finally:
+        if collecting:
+            gc.enable()
 
 
 _DIGITS_AS_ZERO = bytes.maketrans(b"123456789E", b"000000000e")

@@ -9,7 +9,7 @@ from flask import Flask, Response, current_app, request
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from service.api.observability import request_id as current_request_id
-from service.errors import FieldError, ServiceError, UnknownGame
+from service.errors import FieldError, LimitExceeded, ServiceError, UnknownGame
 
 PROBLEM_TYPE = "application/problem+json"
 MAX_TEXT = 300
@@ -32,6 +32,7 @@ def problem(
     *,
     slug: str | None = None,
     errors: tuple[FieldError, ...] = (),
+    limit: dict[str, object] | None = None,
 ) -> Response:
     body: dict[str, object] = {
         "type": f"urn:card-rules:problem:{slug}" if slug else "about:blank",
@@ -41,20 +42,24 @@ def problem(
     }
     if errors:
         body["errors"] = [{"pointer": bounded(e.pointer), "message": bounded(e.message)} for e in errors]
+    if limit is not None:
+        body["limit"] = limit
     request_id = current_request_id()
     if request_id:
         body["request_id"] = request_id
     return Response(orjson.dumps(body), status=status, mimetype=PROBLEM_TYPE)
 
 
-def _service_error(error: ServiceError) -> Response:
-    return problem(error.status, error.title, error.detail, slug=error.slug, errors=error.errors)
+def service_problem(error: ServiceError) -> Response:
+    """The problem document of one of the service's errors."""
+    limit = {"name": error.limit, "value": error.value} if isinstance(error, LimitExceeded) else None
+    return problem(error.status, error.title, error.detail, slug=error.slug, errors=error.errors, limit=limit)
 
 
 def _http_error(error: HTTPException) -> Response:
     status = error.code or 500
     if status == 404 and (unknown := _unknown_game()) is not None:
-        return _service_error(unknown)
+        return service_problem(unknown)
     response = problem(status, error.name, error.description or error.name)
     for name, value in error.get_headers():  # keeps Allow on 405
         if name.lower() != "content-type":
@@ -77,6 +82,6 @@ def _unexpected(error: Exception) -> Response:
 
 
 def register(app: Flask) -> None:
-    app.register_error_handler(ServiceError, _service_error)
+    app.register_error_handler(ServiceError, service_problem)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(Exception, _unexpected)

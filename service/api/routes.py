@@ -13,10 +13,12 @@ from typing import Any, TypeVar
 import orjson
 from flask import Response
 
+from service.api.limits import listed
 from service.api.parsing import CompiledParser
 from service.api.schemas import GameDetail, GameList, Health, Problem, envelopes
 from service.api.sealed import SealedPaths
 from service.cards import DeckSource, GivenOrder, SeedStream
+from service.config import Settings
 from service.errors import (
     BadSeat,
     FieldError,
@@ -204,11 +206,11 @@ def _examples(game: Game[S, M]) -> dict[str, Wire]:
 
 
 def game_blueprint(blueprint_class: Any, game: Game[Any, Any], parser: CompiledParser,
-                   keyring: Keyring) -> Any:
+                   keyring: Keyring, settings: Settings) -> Any:
     """The six paths of one game, with that game's schemas; a body with a ``token`` (a deal with
     ``sealed``) is served in sealed mode."""
     info, env = game.info, envelopes(game.info, game.schemas)
-    sealed = SealedPaths(game, keyring)
+    sealed = SealedPaths(game, keyring, max_listing=settings.max_listing)
     bp = blueprint_class(info.id, __name__, url_prefix=f"/v1/games/{info.id}",
                          description=f"{info.name_en} ({info.name_ru}).")
     bp.ARGUMENTS_PARSER = parser
@@ -292,8 +294,7 @@ def game_blueprint(blueprint_class: Any, game: Game[Any, Any], parser: CompiledP
         _seat_at_table(seat, body["state"], "/seat")
         to_move = game.to_move(state)
         asking = to_move if seat is None else seat
-        moves = [] if asking is None else [game.dump_move(m) for m in game.legal_moves(state, asking)]
-        return json_response({"to_move": to_move, "moves": moves})
+        return json_response({"to_move": to_move, **listed(game, state, asking, most=settings.max_listing)})
 
     @bp.route("/view", methods=["POST"])
     @served_directly(bp, env.view_in)

@@ -53,6 +53,12 @@ class ProblemFieldError(Strict):
     message = fields.String(required=True)
 
 
+class ProblemLimit(Strict):
+    name = fields.String(required=True, metadata={
+        "description": "The setting (README, \"Configuration\"): `MAX_LISTING` or `MAX_ANSWER_BYTES`"})
+    value = StrictInteger(required=True, metadata={"description": "its value on this server"})
+
+
 class Problem(Strict):
     """RFC 9457 problem details; every error answer has this body."""
 
@@ -61,6 +67,8 @@ class Problem(Strict):
     status = StrictInteger(required=True)
     detail = fields.String(required=True)
     errors = fields.List(fields.Nested(ProblemFieldError))
+    limit = fields.Nested(ProblemLimit, metadata={
+        "description": "The limit an answer would have passed (`limit-exceeded` only)."})
     request_id = fields.String()
 
 
@@ -125,6 +133,16 @@ def union(name: str, doc: str, branches: tuple[type[ma.Schema], ...]) -> type[ma
 def optional(members: dict[str, fields.Field]) -> dict[str, fields.Field]:
     """The same fields, not required (sealed answers only)."""
     return {name: type(f)(metadata=f.metadata) for name, f in members.items()}
+
+
+def _families(game: GameSchemas) -> dict[str, fields.Field]:
+    """The families of legal-moves, for a game that has them."""
+    if game.family is None:
+        return {}
+    return {"families": fields.List(fields.Nested(game.family), required=True, metadata={
+        "description": "Moves too many to list one by one, each family described by the choices "
+        "it leaves open: every move built by a family's rule is legal, and `moves` leaves them "
+        "out. Empty in almost every position (the game's rules file says when not)."})}
 
 
 def envelopes(info: GameInfo, game: GameSchemas) -> Envelopes:
@@ -248,6 +266,7 @@ def envelopes(info: GameInfo, game: GameSchemas) -> Envelopes:
         legal_moves_out=named(f"{p}LegalMovesOut", "Every legal move, as validate takes it.", {
             "to_move": seat(allow_none=True, required=True),
             "moves": fields.List(move, required=True),
+            **_families(game),
             **optional(SEALED_IDS),
         }),
         view_in=union(f"{p}ViewIn", "A state and the seat looking, or a sealed token and the seat's key "

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from service.api.limits import listed
 from service.cards import SeedStream
 from service.errors import (
     BadSeat,
@@ -41,8 +42,8 @@ MAX_CLIENT_SEED = 128
 class SealedPaths:
     """The sealed form of deal, validate, legal-moves, view and score for one game."""
 
-    def __init__(self, game: Game[Any, Any], keyring: Keyring) -> None:
-        self.game, self.keyring = game, keyring
+    def __init__(self, game: Game[Any, Any], keyring: Keyring, *, max_listing: int) -> None:
+        self.game, self.keyring, self.max_listing = game, keyring, max_listing
 
     # --- tokens ----------------------------------------------------------------------------
 
@@ -136,9 +137,8 @@ class SealedPaths:
         """The key's seat's moves (out-of-turn ones included); a spectator has none."""
         hand = self._open(body)
         seat = self._seat(hand, body)
-        listed = [] if seat is None else self.game.legal_moves(hand.state, seat)
-        moves = [self.game.dump_move(m) for m in listed]
-        return {"to_move": self.game.to_move(hand.state), "moves": moves, **self._ids(hand)}
+        moves = listed(self.game, hand.state, seat, most=self.max_listing)
+        return {"to_move": self.game.to_move(hand.state), **moves, **self._ids(hand)}
 
     def view(self, body: Wire) -> Wire:
         hand = self._open(body)

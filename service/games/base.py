@@ -162,12 +162,26 @@ class Game(Protocol[S, M]):
         """The next state and the events; only called with a move that ``check`` accepted."""
 
     def legal_moves(self, state: S, seat: int) -> list[M]:
-        """Every move ``seat`` may make now, each exactly as ``check`` accepts it."""
+        """Every move ``seat`` may make now, each exactly as ``check`` accepts it, except those a
+        family of ``listing`` describes."""
+
+    def listing(self, state: S, seat: int) -> Listing[M]:
+        """What ``legal-moves`` answers: ``legal_moves``, and the families of moves it leaves out."""
 
     def view(self, state: S, seat: int | None) -> Wire: ...
 
     def score(self, state: S, match: Wire | None) -> Wire:
         """``{"hand": ..., "match": ...}``; raises ``HandNotFinished`` or ``InvalidMatch``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Listing(Generic[M]):
+    """Every move a seat may make now: the moves one by one, and the families of moves too many
+    to list one by one, each in its wire form (the game's ``families`` schema). Only a game whose
+    listing could grow past a few thousand entries has families."""
+
+    moves: list[M]
+    families: list[Wire] = field(default_factory=list)
 
 
 class CandidateListing(ABC, Generic[S, M]):
@@ -182,6 +196,9 @@ class CandidateListing(ABC, Generic[S, M]):
 
     def legal_moves(self, state: S, seat: int) -> list[M]:
         return [move for move in self.candidate_moves(state, seat) if accepts(self.check, state, move)]
+
+    def listing(self, state: S, seat: int) -> Listing[M]:
+        return Listing(self.legal_moves(state, seat))
 
 
 class Moving(Protocol):
@@ -248,6 +265,8 @@ class WireForm(Generic[S, M]):
     load_move: Callable[[Wire], M]
     dump_move: Callable[[M], Wire]
     view: Callable[[S, int | None], Wire]
+    dump_family: Callable[[Any], Wire]
+    """A family of moves (``MeldingRules.listing``) on the wire."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,7 +275,9 @@ class MeldingRules(Generic[S, M]):
 
     check: Callable[[S, M], None]
     apply: Callable[[S, M], tuple[S, list[Event]]]
-    legal_moves: Callable[[S, int], list[M]]
+    listing: Callable[[S, int], tuple[list[M], Sequence[Any]]]
+    """The moves listed one by one, and the families of moves that are not (§4.13 of Canasta's
+    rules, §4.6 of Bezique's)."""
 
 
 class MeldingGame(RulesOf[SM, M]):
@@ -282,7 +303,11 @@ class MeldingGame(RulesOf[SM, M]):
         return self.wire_form.view(state, seat)
 
     def legal_moves(self, state: SM, seat: int) -> list[M]:
-        return self.rule_set.legal_moves(state, seat)
+        return self.listing(state, seat).moves
+
+    def listing(self, state: SM, seat: int) -> Listing[M]:
+        moves, families = self.rule_set.listing(state, seat)
+        return Listing(moves, [self.wire_form.dump_family(f) for f in families])
 
 
 def is_legal(game: Game[S, M], state: S, move: M) -> bool:

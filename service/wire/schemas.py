@@ -86,6 +86,8 @@ class GameSchemas:
     match: type[ma.Schema]
     view: type[ma.Schema]
     hand_score: type[ma.Schema]
+    family: type[ma.Schema] | None = None
+    """One family of moves in ``legal-moves``' ``families``; None for a game without them."""
 
     @property
     def prefix(self) -> str:

@@ -1,6 +1,6 @@
 """Bezique over HTTP: a whole hand of every configuration with nothing but deal, legal-moves,
 validate and score; a match to its target; the shapes of a move the schema alone cannot refuse;
-the longest listing the rules file names."""
+the longest listing the rules file names, with its families."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from bench.limits import bezique_jacks
+from tests.games.bezique_positions import position_wire, shown
 
 P = "/v1/games/bezique"
 
@@ -102,14 +102,34 @@ def test_an_inconsistent_state_names_the_field(client):
         assert answer.json["errors"][0]["pointer"].startswith(f"/state{pointer}"), (pointer, answer.json)
 
 
-def test_the_longest_listing_the_rules_name_is_answered_in_full(client):
-    listing = post(client, "legal-moves", bezique_jacks())["moves"]
-    assert len(listing) > 3400 and len({str(m) for m in listing}) == len(listing)
+def bezique_jacks():
+    """§4.6's eight jacks: hearts trumps (the bezique jack is JD), ten packs; seat 1 has won a trick
+    and holds JC JC JS JD JD JH, both JK and 9H, and on the table eight jacks in four classes (ids
+    1-2 JD from beziques, 3-4 JD from a bezique and a quint, 5-6 JD and 7-8 JH from quints)."""
+    tags = [["bezique"]] * 2 + [["bezique", "trump_quint"]] * 2 + [["trump_quint"]] * 4
+    table = [shown(c, *t) for c, t in zip(["JD"] * 6 + ["JH"] * 2, tags, strict=True)]
+    return {"state": position_wire(hands={1: "JC JC JS JD JD JH JK JK 9H"}, exposed={1: table}, phase="declare",
+                                   tricks_played=12, leader=1, options={"packs": 10})}
+
+
+def test_the_longest_listing_the_rules_name_is_answered_with_families(client):
+    """§4.6: eight jacks with both wild cards in the hand and eight exposed: the fours of jacks
+    m = 1, 2 and 3 (924, 7,448 and 2,536 declarations) are families, the rest is listed."""
+    answer = post(client, "legal-moves", bezique_jacks())
+    listing, families = answer["moves"], answer["families"]
+    assert len(listing) == 76 and len({str(m) for m in listing}) == len(listing)
     assert {"seat": 1, "type": "pass"} in listing
+    assert [(f["kind"], f["multiplicity"], f["count"]) for f in families] == [
+        ("four_jacks", 1, 924), ("four_jacks", 2, 7448), ("four_jacks", 3, 2536)]
     four = {"seat": 1, "type": "declare", "kind": "four_jacks", "multiplicity": 1,
             "from_hand": [{"card": "JC"}, {"card": "JC"}, {"card": "JD"}, {"card": "JS"}], "from_table": []}
-    assert four in listing
+    assert four not in listing
+    assert {"card": "JC", "most": 2} in families[0]["slots"][0]["from"], "the family offers two JC"
     assert post(client, "validate", {**bezique_jacks(), "move": four})["legal"]
+    wild = {**four, "from_hand": [{"card": "JD"}, {"card": "JK", "as": "JH"}], "from_table": [5, 7]}
+    assert {"table": [5, 6], "most": 2} in families[0]["slots"][0]["from"]
+    assert post(client, "validate", {**bezique_jacks(), "move": wild})["legal"]
+    assert len(client.post(f"{P}/legal-moves", json=bezique_jacks()).data) < 20_000
 
 
 def test_a_declaration_window_with_too_small_a_stock_is_refused(client):

@@ -108,7 +108,10 @@ def win_trick(state, lead=None, lead_shown=None):
 
 
 def listed(state, seat):
-    return rules.legal_moves(state, seat)
+    """The moves listed one by one (none of these positions has a family, §4.6)."""
+    moves, families = rules.listing(state, seat)
+    assert families == []
+    return moves
 
 
 def canon_key(card):

@@ -124,7 +124,7 @@ def check_row(state, move, expected):
     again = GAME.load_move(GAME.dump_move(move))
     assert again == move and refusal(state, again) == expected
     if expected is not None:
-        assert move not in listing.legal_moves(state, move.seat)
+        assert move not in GAME.legal_moves(state, move.seat)
 
 
 def hand_score(state):

@@ -55,8 +55,9 @@ def match_after(totals: list[int], state: State) -> Wire:
 class Bezique(MeldingGame[State, Move]):
     info = INFO
     schemas = SCHEMAS
-    rule_set = MeldingRules(rules.check, rules.apply, rules.legal_moves)
-    wire_form = WireForm(wire.load_state, wire.dump_state, wire.load_move, wire.dump_move, wire.view)
+    rule_set = MeldingRules(rules.check, rules.apply, rules.listing)
+    wire_form = WireForm(wire.load_state, wire.dump_state, wire.load_move, wire.dump_move, wire.view,
+                         wire.dump_family)
 
     def deal(self, setup: DealSetup, source: DeckSource) -> State:
         options = wire.load_options(setup.options)

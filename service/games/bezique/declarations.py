@@ -5,16 +5,19 @@ of a holding in the canonical form of §4.6.
 A kind's set is a few *groups*, each a set of identities and how many cards of them one set takes
 (a quint: one each of AT 10T KT QT, and one of JT or BJ). Groups of a kind never share an identity,
 so a declaration is m sets exactly when each group holds m times its count and no card is left
-over; listing distributes each group's cards over the seat's sources (natural cards in the hand,
-wild cards nominated, classes of exposed cards).
-"""
+over. The declarations of a kind and multiplicity are therefore the ways to fill one *slot* per
+group from the seat's sources (natural cards in the hand, wild cards nominated, classes of exposed
+cards): ``Choices`` says so, counts them by combinatorics without building them, and ``expand``
+builds them when they are few enough to list (§4.6)."""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
+from itertools import chain, combinations_with_replacement, product
+from math import comb, prod
 
 from service.cards import CARDS, JOKER, SUITS, Card
 
@@ -162,84 +165,200 @@ Choice = tuple[tuple[HandEntry, ...], tuple[int, ...]]
 
 
 @dataclass(frozen=True, slots=True)
-class _Source:
+class Source:
+    """Where cards of a slot may come from, and how many at most: the natural cards of one
+    identity in the hand, wild cards nominated as it (``wild``), or one table class (``ids``, its
+    lowest ids, as many as ``most``)."""
+
     identity: Card
-    natural: bool = False
-    joker: bool = False
-    table: TableClass | None = None
+    most: int
+    wild: bool = False
+    ids: tuple[int, ...] = ()
 
 
-def listing(rule: KindRule, naturals: Counter[Card], jokers: int, classes: Sequence[TableClass],
-            extra_count: int) -> Iterator[tuple[int, Choice]]:
-    """Every legal declaration of one kind, as (multiplicity, canonical cards): the seat's
-    concealed natural cards and wild cards, its exposed cards grouped in ``classes``, and for an
-    extra the count q of category cards already counted (§4.5 e)."""
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """One group of the kind (§4.5) for m sets: ``count`` cards from ``sources``."""
+
+    count: int
+    sources: tuple[Source, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Choices:
+    """Every legal declaration of one kind and multiplicity, in canonical form, factored: fill
+    each slot with exactly its count, each source giving at most its ``most``, the wild cards
+    together at most ``jokers``, and at least one card from the hand (§4.3.6). ``count`` is how
+    many declarations that makes, counted without building them."""
+
+    kind: str
+    multiplicity: int
+    slots: tuple[Slot, ...]
+    jokers: int
+    count: int
+
+
+def choices(rule: KindRule, naturals: Counter[Card], jokers: int, classes: Sequence[TableClass],
+            extra_count: int) -> Iterator[Choices]:
+    """The legal declarations of one kind, one ``Choices`` a multiplicity: the seat's concealed
+    natural cards and wild cards, its exposed cards grouped in ``classes``, and for an extra the
+    count q of category cards already counted (§4.5 e). m stops at the first multiplicity with no
+    declaration: fewer cards never make more sets."""
     if not jokers and rule.identities.isdisjoint(naturals):
         return  # every declaration puts a card from the hand
     if rule.extra:
         if extra_count >= 4:
-            yield from ((1, c) for c in _choices(rule.groups, naturals, jokers, (), 1))
+            yield _choices(rule, 1, naturals, jokers, ())
         return
     usable = [c for c in classes if not c.tags & KINDS_OF_FAMILY[rule.family]]
     m = 1
-    while all(_available(ids, naturals, jokers, usable) >= m * n for ids, n in rule.groups):
-        yield from ((m, c) for c in _choices(rule.groups, naturals, jokers, usable, m))
+    while (found := _choices(rule, m, naturals, jokers, usable)).count:
+        yield found
         m += 1
 
 
-def _available(ids: frozenset[Card], naturals: Counter[Card], jokers: int,
-               classes: Sequence[TableClass]) -> int:
-    return sum(naturals[c] for c in ids) + jokers + sum(len(c.ids) for c in classes if c.identity in ids)
+def _choices(rule: KindRule, m: int, naturals: Counter[Card], jokers: int,
+             classes: Sequence[TableClass]) -> Choices:
+    slots = tuple(Slot(n * m, _sources(ids, n * m, naturals, jokers, classes)) for ids, n in rule.groups)
+    fillings = [_Fillings(slot) for slot in slots]
+    count = sum(prod(f.count(j, hand) for f, (j, hand) in zip(fillings, shape, strict=True))
+                for shape in _shapes(len(slots), jokers))
+    return Choices(rule.kind, m, slots, jokers, count)
 
 
-def _choices(groups: tuple[Group, ...], naturals: Counter[Card], jokers: int,
-             classes: Sequence[TableClass], m: int) -> Iterator[Choice]:
-    plan = [(n * m, _sources(ids, naturals, jokers, classes)) for ids, n in groups]
-    for picks in _distribute(plan, 0, jokers):
-        hand = [(s.identity, None) for s, k in picks if s.natural for _ in range(k)]
-        if not hand and not any(s.joker for s, _ in picks):
-            continue  # §4.3.6: at least one card from the hand
-        hand.sort(key=lambda e: _ORDER[e[0]])
-        wild = sorted((s.identity for s, k in picks if s.joker for _ in range(k)), key=_ORDER.__getitem__)
-        table = sorted(i for s, k in picks if s.table is not None for i in s.table.ids[:k])
-        yield (*hand, *((JOKER, x) for x in wild)), tuple(table)
-
-
-def _sources(ids: frozenset[Card], naturals: Counter[Card], jokers: int,
-             classes: Sequence[TableClass]) -> list[tuple[_Source, int]]:
-    """Where a group's cards may come from, each with how many it can give (the wild cards'
-    nominations share one budget, kept by ``_distribute``)."""
+def _sources(ids: frozenset[Card], need: int, naturals: Counter[Card], jokers: int,
+             classes: Sequence[TableClass]) -> tuple[Source, ...]:
     ordered = sorted(ids, key=_ORDER.__getitem__)
-    found = [(_Source(c, natural=True), naturals[c]) for c in ordered if naturals[c]]
+    found = [Source(c, min(naturals[c], need)) for c in ordered if naturals[c]]
     if jokers:
-        found += [(_Source(c, joker=True), jokers) for c in ordered]
-    found += [(_Source(c.identity, table=c), len(c.ids)) for c in classes if c.identity in ids]
+        found += [Source(c, min(jokers, need), wild=True) for c in ordered]
+    found += [Source(c.identity, min(len(c.ids), need), ids=c.ids[:need])
+              for c in classes if c.identity in ids]
+    return tuple(found)
+
+
+Shape = tuple[tuple[int, bool | None], ...]
+"""Per slot: how many wild cards it takes, and whether it takes a natural card from the hand
+(True), takes no card from the hand at all (False), or either (None)."""
+
+
+@cache
+def _shapes(slots: int, jokers: int) -> tuple[Shape, ...]:
+    """Shapes that part a kind's declarations, each declaration in exactly one: without wild
+    cards, by the first slot with a natural card from the hand (§4.3.6: there is one); with them,
+    by how many each slot takes (at most ``jokers`` in all)."""
+    found: list[Shape] = [((0, False),) * first + ((0, True),) + ((0, None),) * (slots - first - 1)
+                          for first in range(slots)]
+    for j in range(1, jokers + 1):
+        found += [tuple((chosen.count(i), None) for i in range(slots))
+                  for chosen in combinations_with_replacement(range(slots), j)]
+    return tuple(found)
+
+
+Fill = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+"""One slot's cards: its natural cards and its wild cards' nominations (as places in the
+canonical order), and its table ids."""
+_AS_NATURAL = tuple((c, None) for c in IDENTITIES)
+_AS_WILD = tuple((JOKER, c) for c in IDENTITIES)
+
+
+class _Fillings:
+    """One slot's fillings, counted by how many natural, wild and table cards they take (a wild
+    card may be any identity of the slot): counting never builds one, and listing builds only
+    those that belong to a declaration."""
+
+    def __init__(self, slot: Slot) -> None:
+        self.need = slot.count
+        self.naturals = tuple(s for s in slot.sources if not s.wild and not s.ids)
+        self.wild = tuple(_ORDER[s.identity] for s in slot.sources if s.wild)
+        self.table = tuple(s for s in slot.sources if s.ids)
+        self.by_natural, self.by_table = _spread(self.naturals, self.need), _spread(self.table, self.need)
+        self.counts: dict[tuple[int, bool | None], int] = {}
+
+    def _naturals(self, j: int, hand: bool | None) -> range:
+        """How many natural cards a filling of this shape may take."""
+        if hand is False:
+            return range(0, 1 if j == 0 else 0)
+        return range(1 if hand and not j else 0, self.need - j + 1)
+
+    def count(self, j: int, hand: bool | None) -> int:
+        if (j, hand) not in self.counts:  # a slot meets the same few shapes again and again
+            rest = self.need - j
+            self.counts[j, hand] = _multisets(len(self.wild), j) * sum(
+                self.by_natural[k] * self.by_table[rest - k] for k in self._naturals(j, hand))
+        return self.counts[j, hand]
+
+    def fills(self, j: int, hand: bool | None) -> list[Fill]:
+        """The fillings ``count`` counts."""
+        found: list[Fill] = []
+        rest = self.need - j
+        for k in self._naturals(j, hand):
+            if self.by_natural[k] and self.by_table[rest - k]:
+                naturals = _takes(self.naturals, k, _natural_items)
+                tables = _takes(self.table, rest - k, _table_items)
+                found += [(n, w, t) for w in combinations_with_replacement(self.wild, j)
+                          for n in naturals for t in tables]
+        return found
+
+
+def _natural_items(source: Source, take: int) -> tuple[int, ...]:
+    return (_ORDER[source.identity],) * take
+
+
+def _table_items(source: Source, take: int) -> tuple[int, ...]:
+    return source.ids[:take]
+
+
+def _multisets(kinds: int, size: int) -> int:
+    """Ways to nominate ``size`` wild cards among ``kinds`` identities."""
+    return comb(kinds + size - 1, size) if size else 1
+
+
+def _spread(sources: Sequence[Source], need: int) -> list[int]:
+    """ways[k], k = 0 .. need: how many ways to take k cards, each source giving at most its most."""
+    ways = [1] + [0] * need
+    for source in sources:
+        ways = [sum(ways[max(0, k - source.most):k + 1]) for k in range(need + 1)]
+    return ways
+
+
+def _takes(sources: Sequence[Source], total: int,
+           items: Callable[[Source, int], tuple[int, ...]]) -> list[tuple[int, ...]]:
+    """Each way to take exactly ``total`` cards, each source giving at most its most, as the
+    ``items`` taken; a branch is walked only when the sources after it can make up the total."""
+    room = [0] * (len(sources) + 1)  # room[i]: the most the sources from i on can give
+    for i in range(len(sources) - 1, -1, -1):
+        room[i] = room[i + 1] + sources[i].most
+    found: list[tuple[int, ...]] = []
+
+    def walk(i: int, left: int, taken: tuple[int, ...]) -> None:
+        if i == len(sources):
+            found.append(taken)
+            return
+        for t in range(min(sources[i].most, left), max(0, left - room[i + 1]) - 1, -1):
+            walk(i + 1, left - t, taken + items(sources[i], t))
+
+    if total <= room[0]:
+        walk(0, total, ())
     return found
 
 
-def _distribute(plan: list[tuple[int, list[tuple[_Source, int]]]], group: int,
-                jokers: int) -> Iterator[list[tuple[_Source, int]]]:
-    """Every way to fill the groups from ``group`` on, each group exactly, with at most
-    ``jokers`` wild cards in all."""
-    if group == len(plan):
-        yield []
-        return
-    need, sources = plan[group]
-    for picks, jokers_left in _fill(sources, 0, need, jokers):
-        for rest in _distribute(plan, group + 1, jokers_left):
-            yield picks + rest
+def expand(found: Choices) -> Iterator[Choice]:
+    """Each declaration of ``found`` in canonical form, shape by shape: the product of the slots'
+    fillings of that shape, each of which belongs to some declaration, so the cost follows the
+    count."""
+    slots = [_Fillings(slot) for slot in found.slots]
+    fills = cache(lambda i, j, hand: slots[i].fills(j, hand))  # shapes share their slots' fillings
+    for shape in _shapes(len(slots), found.jokers):
+        if all(slot.count(j, hand) for slot, (j, hand) in zip(slots, shape, strict=True)):
+            yield from map(_canonical, product(*(fills(i, j, hand) for i, (j, hand) in enumerate(shape))))
 
 
-def _fill(sources: list[tuple[_Source, int]], index: int, need: int,
-          jokers: int) -> Iterator[tuple[list[tuple[_Source, int]], int]]:
-    if need == 0:
-        yield [], jokers
-        return
-    if index == len(sources):
-        return
-    source, limit = sources[index]
-    most = min(need, jokers if source.joker else limit)
-    for take in range(most, -1, -1):
-        left = jokers - take if source.joker else jokers
-        for picks, jokers_left in _fill(sources, index + 1, need - take, left):
-            yield ([(source, take), *picks] if take else picks), jokers_left
+def _canonical(fills: tuple[Fill, ...]) -> Choice:
+    """§4.6: natural cards, then wild cards by nomination, in canonical order; table ids ascending."""
+    if len(fills) == 1:  # a four or an extra: its natural and wild cards come in canonical order
+        (naturals, wild, table), = fills
+    else:
+        naturals, wild, table = (tuple(sorted(chain.from_iterable(f[i] for f in fills))) for i in range(3))
+    hand = (*map(_AS_NATURAL.__getitem__, naturals), *map(_AS_WILD.__getitem__, wild))
+    return hand, tuple(sorted(table))

@@ -9,6 +9,7 @@ cards staying on the table and playable; the hand ends when the stock cannot ser
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
@@ -495,21 +496,43 @@ def hand_winners(state: State) -> list[int]:
 # --- listing (§4.6) ----------------------------------------------------------------------------
 
 
-def legal_moves(state: State, seat: int) -> list[Move]:
-    """Every legal move of ``seat`` in the canonical form of §4.6."""
+LISTED_MOST = 48
+"""§4.6: the declarations of a kind and multiplicity are listed one by one up to this many, and
+answered as one family beyond, so that a declaration window lists at most 2 + 23 × 48 + 12 =
+1,118 entries (about 250 KB) whatever the holding."""
+
+
+@dataclass(frozen=True, slots=True)
+class DeclareFamily:
+    """The declarations of one kind and multiplicity, too many to list one by one (§4.6)."""
+
+    kind: ClassVar[str] = "declare"
+    seat: int
+    choices: decl.Choices
+
+
+def listing(state: State, seat: int) -> tuple[list[Move], list[DeclareFamily]]:
+    """Every legal move of ``seat`` in the canonical form of §4.6: one by one, but for the
+    declarations of a kind and multiplicity more than ``LISTED_MOST``, a family each."""
     if state.phase == Phase.FINISHED or seat != state.to_move:
-        return []
-    moves: list[Move] = []
-    if state.phase != Phase.DECLARE:
-        moves += _plays(state, seat)
+        return [], []
+    moves: list[Move] = [] if state.phase == Phase.DECLARE else _plays(state, seat)
     if _is_legal(state, ExchangeTrump(seat)):
         moves.append(ExchangeTrump(seat))
-    if state.phase == Phase.DECLARE:
-        moves.append(Pass(seat))
-        if not (state.options.declaration_spacing == "not_consecutive"
-                and state.last_declared_after_trick[seat] == state.tricks_played - 1):
-            moves += declarations(state, seat)
-    return moves
+    if state.phase != Phase.DECLARE:
+        return moves, []
+    moves.append(Pass(seat))
+    if state.options.declaration_spacing == "not_consecutive" and (
+            state.last_declared_after_trick[seat] == state.tricks_played - 1):
+        return moves, []
+    families: list[DeclareFamily] = []
+    for found in declarations(state, seat):
+        if found.count > LISTED_MOST:
+            families.append(DeclareFamily(seat, found))
+        else:
+            moves += [Declare(seat, found.kind, found.multiplicity, hand, table)
+                      for hand, table in decl.expand(found)]
+    return moves, families
 
 
 def _is_legal(state: State, move: Move) -> bool:
@@ -533,14 +556,12 @@ def table_classes(exposed: tuple[Exposed, ...]) -> list[TableClass]:
     return [TableClass(as_, tags, tuple(ids)) for (_, as_, tags), ids in classes.items()]
 
 
-def declarations(state: State, seat: int) -> list[Move]:
+def declarations(state: State, seat: int) -> Iterator[decl.Choices]:
+    """The seat's declarations, one ``Choices`` a kind and multiplicity, in the order of ``KINDS``."""
     rules = decl.rules_for(state.trump_suit)
     classes = table_classes(state.exposed[seat])
     naturals = Counter(c for c in state.hands[seat] if c is not JOKER)
     jokers = state.hands[seat].count(JOKER)
-    found: list[Move] = []
     for kind in KINDS:
         q = extra_count(state, seat, kind) if kind in decl.EXTRA_OF else 0
-        for m, (from_hand, from_table) in decl.listing(rules[kind], naturals, jokers, classes, q):
-            found.append(Declare(seat, kind, m, from_hand, from_table))
-    return found
+        yield from decl.choices(rules[kind], naturals, jokers, classes, q)

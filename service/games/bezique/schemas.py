@@ -156,6 +156,53 @@ MOVES = FIELDS.moves({
 })
 
 
+class BeziqueFamilySource(Strict):
+    """Where a slot's cards may come from: hand cards of one identity, wild cards nominated as one
+    identity, or a class of exposed cards; exactly one of `card` and `table`."""
+
+    card = _card(metadata={"description": "`card` alone: natural cards of the concealed hand, each "
+                           "`{\"card\": card}` in `from_hand`; `JK` with `as`: wild cards, each "
+                           "`{\"card\": \"JK\", \"as\": as}` in `from_hand`"})
+    as_ = _card(data_key="as", metadata={"description": "with `card` `JK` only: the identity the wild cards "
+                                         "are nominated as"})
+    table = fields.List(StrictInteger(validate=validate.Range(1, MAX_ID)), validate=validate.Length(1, 18),
+                        metadata={"description": "exposed cards alike for the rules (§4.6), lowest id first: "
+                                  "k cards of this source are its first k ids, in `from_table`. A source has "
+                                  "exactly one of `card` and `table`"})
+    most = _count(rules.HAND_SIZE, required=True, metadata={"description": "the most cards it gives"})
+
+
+class BeziqueFamilySlot(Strict):
+    """One group of the kind's set (§4.5) for m sets."""
+
+    count = _count(rules.HAND_SIZE, required=True, metadata={
+        "description": "exactly this many cards: m times the group's cards in one set (§4.5), such as the "
+                       "m trump queens of an m-fold bezique or the 4m cards of a four"})
+    from_ = fields.List(fields.Nested(BeziqueFamilySource), required=True, data_key="from")
+
+
+_FAMILY_RULE = (
+    "A declaration of the family (`kind`, `multiplicity`) fills every slot with exactly its `count` cards, "
+    "each source giving at most its `most`, the wild cards of all slots together at most `jokers`, and at "
+    "least one card from the hand. Every declaration so built is legal, and every legal declaration of this "
+    "kind and multiplicity is one of them up to interchangeable cards (§4.6); `moves` lists none of them.")
+
+
+class BeziqueFamily(Strict):
+    """§4.6: the declarations of one kind and multiplicity when there are too many to list one by
+    one (a family of moves, not a scoring family of §4.5)."""
+
+    seat = _seat(required=True)
+    type = one_of([rules.Declare.kind], required=True)
+    kind = one_of(KINDS, required=True)
+    multiplicity = StrictInteger(required=True, validate=validate.Range(1, rules.HAND_SIZE))
+    slots = fields.List(fields.Nested(BeziqueFamilySlot), required=True, validate=validate.Length(1, 5),
+                        metadata={"description": _FAMILY_RULE})
+    jokers = _count(2, required=True, metadata={"description": "the wild cards (`JK`) in the hand"})
+    count = _count(1 << 40, required=True, metadata={
+        "description": "how many declarations (in canonical form) the family stands for"})
+
+
 class BeziqueMatch(Strict):
     """§7.3: running totals per seat; pass it back to ``score`` and ``deal``."""
 
@@ -179,4 +226,5 @@ class BeziqueHandScore(Strict):
 
 
 SCHEMAS = GameSchemas(fields=FIELDS, state=BeziqueState, moves=MOVES, options=BeziqueOptions,
-                      match=BeziqueMatch, view=BeziqueView, hand_score=BeziqueHandScore)
+                      match=BeziqueMatch, view=BeziqueView, hand_score=BeziqueHandScore,
+                      family=BeziqueFamily)

@@ -74,6 +74,22 @@ def dump_move(move: Move) -> Wire:
     return wire
 
 
+def dump_family(family: rules.DeclareFamily) -> Wire:
+    """A family of declarations (§4.6), as the schema ``BeziqueFamily`` describes it."""
+    found = family.choices
+    slots = [{"count": slot.count, "from": [_source(s) for s in slot.sources]} for slot in found.slots]
+    return {"seat": family.seat, "type": family.kind, "kind": found.kind, "multiplicity": found.multiplicity,
+            "slots": slots, "jokers": found.jokers, "count": found.count}
+
+
+def _source(source: decl.Source) -> Wire:
+    if source.ids:
+        return {"table": list(source.ids), "most": source.most}
+    if source.wild:
+        return {"card": JOKER.code, "as": source.identity.code, "most": source.most}
+    return {"card": source.identity.code, "most": source.most}
+
+
 # --- states ------------------------------------------------------------------------------------
 
 

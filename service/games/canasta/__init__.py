@@ -58,8 +58,9 @@ def match_after(state: State, totals: list[int]) -> Wire:
 class Canasta(MeldingGame[State, Move]):
     info = INFO
     schemas = SCHEMAS
-    rule_set = MeldingRules(rules.check, rules.apply, listing.legal_moves)
-    wire_form = WireForm(wire.load_state, wire.dump_state, wire.load_move, wire.dump_move, wire.view)
+    rule_set = MeldingRules(rules.check, rules.apply, listing.listing)
+    wire_form = WireForm(wire.load_state, wire.dump_state, wire.load_move, wire.dump_move, wire.view,
+                         wire.dump_family)
 
     def deal(self, setup: DealSetup, source: DeckSource) -> State:
         options = wire.load_options(setup.options)

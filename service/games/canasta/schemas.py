@@ -173,5 +173,48 @@ class CanastaMatch(Strict):
         "description": "derived: each side's first-meld minimum in the next hand"})
 
 
+class CanastaFamilyGroup(Strict):
+    """A group a family's move may lay: `least` or more of `naturals` (the hand's cards of the
+    key, alike for the rules: take the first ones), and at most `most_wild` wild cards from the
+    family's `twos` and `jokers`; three cards at least (the top group counts the pile's top card)."""
+
+    rank = one_of(m.KEY_ORDER, required=True, metadata={"description": "the meld key"})
+    naturals = _cards(required=True, max_items=DECK)
+    least = _count(DECK, required=True)
+    most_wild = _count(DECK, required=True)
+    points = _count(100, required=True, metadata={"description": "what each of its naturals is worth"})
+
+
+class CanastaFamily(Strict):
+    """§4.13: the multi-group `meld`s or `take_pile`s of a side without melds, when there are too
+    many to list one by one. A move of the family lays, for a take, the `top` group (its cards go
+    in `top_cards`) and any of `groups` (in `melds`); for a meld, one or more of `groups`. Each
+    group within its bounds, each key once; the wild cards of all groups together at most the
+    family's `twos` and `jokers`. The move must be worth `least_points` or more (each natural its
+    group's `points`, each 2 `two_points`, each joker `joker_points`, and a take's top card
+    `top_card_points`), leave the mover between `cards_left.least` and `cards_left.most` cards
+    (the hand holds `cards` before the move lays any), and make `least_canastas` groups of seven
+    cards or more. Every move so built is legal, and the family has at least one."""
+
+    seat = _seat(required=True)
+    type = one_of([rules.Meld.kind, rules.TakePile.kind], required=True)
+    top = fields.Nested(CanastaFamilyGroup, required=True, allow_none=True, metadata={
+        "description": "take_pile: the group of the pile's top card; null for a meld"})
+    groups = fields.List(fields.Nested(CanastaFamilyGroup), required=True, validate=validate.Length(0, 13))
+    twos = _cards(required=True, max_items=DECK)
+    jokers = _count(DECK, required=True)
+    two_points = _count(100, required=True)
+    joker_points = _count(100, required=True)
+    top_card_points = _count(100, required=True)
+    least_points = _count(100_000, required=True, allow_none=True, metadata={
+        "description": "the first meld's minimum; null: exempt (a concealed going out)"})
+    cards = _count(DECK, required=True)
+    cards_left = fields.Nested(named("CanastaCardsLeft", "The mover's hand after the move.", {
+        "least": _count(DECK, required=True),
+        "most": _count(DECK, required=True, allow_none=True, metadata={"description": "null: no bound"}),
+    }), required=True)
+    least_canastas = _count(3, required=True)
+
+
 SCHEMAS = GameSchemas(fields=FIELDS, state=CanastaState, moves=MOVES, options=CanastaOptions,
-                      match=CanastaMatch, view=CanastaView, hand_score=CanastaHandScore)
+                      match=CanastaMatch, view=CanastaView, hand_score=CanastaHandScore, family=CanastaFamily)

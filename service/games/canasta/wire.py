@@ -7,8 +7,8 @@ from itertools import chain
 from service.cards import CARDS, Card, codes, pile
 from service.errors import InvalidState
 from service.games.base import Status, Wire, check_deck, check_derived, options_wire
+from service.games.canasta import families, rules
 from service.games.canasta import melds as m
-from service.games.canasta import rules
 from service.games.canasta.rules import (
     AnswerGoOut,
     AskGoOut,
@@ -78,6 +78,22 @@ def dump_move(move: Move) -> Wire:
     elif isinstance(move, AnswerGoOut):
         wire["answer"] = move.answer
     return wire
+
+
+def _choice_wire(group: families.GroupChoice) -> Wire:
+    return {"rank": group.key, "naturals": codes(group.naturals), "least": group.least,
+            "most_wild": group.most_wild, "points": group.natural_points}
+
+
+def dump_family(family: families.Family) -> Wire:
+    low, high = family.cards_left
+    return {"seat": family.seat, "type": family.kind,
+            "top": _choice_wire(family.top) if family.top else None,
+            "groups": [_choice_wire(g) for g in family.groups], "twos": codes(family.twos),
+            "jokers": family.jokers, "two_points": family.two_points, "joker_points": family.joker_points,
+            "top_card_points": family.top_card_points, "least_points": family.least_points,
+            "cards": family.cards, "cards_left": {"least": low, "most": high},
+            "least_canastas": family.least_canastas}
 
 
 # --- states ------------------------------------------------------------------------------------
