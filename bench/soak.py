@@ -15,17 +15,12 @@ from __future__ import annotations
 import http.client
 import multiprocessing
 import os
-import shutil
 import signal
 import socket
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,6 +28,7 @@ from typing import Any
 from bench.bodies import bodies
 from bench.hostile import encoded, hostile
 from bench.load import Run, children, dumps, gunicorn, run
+from tests.live import nginx
 
 ROOT = Path(__file__).resolve().parent.parent
 APP_PORT, PROXY_PORT = 18741, 18742
@@ -54,48 +50,6 @@ REFUSED_PAUSE = 0.05
 """Seconds an expensive client waits after a 429 (it ignores Retry-After, as a hostile one would)."""
 REFUSED = frozenset({413, 422, 429})
 """What an expensive request may get instead of a 200: a limit, a schema error, the rate limit."""
-
-
-def nginx_binary() -> str:
-    found = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
-    if found is None and shutil.which("apt-get") and os.geteuid() == 0:
-        subprocess.run(["apt-get", "install", "-y", "-q", "nginx-light"], capture_output=True, check=False)
-        found = shutil.which("nginx") or "/usr/sbin/nginx"
-    if not found or not Path(found).exists():
-        sys.exit("make soak needs Debian's nginx (apt-get install nginx-light)")
-    return found
-
-
-@contextmanager
-def nginx(upstream: str, listen: str) -> Iterator[None]:
-    """deploy/nginx.conf, the placeholders filled as compose.yaml fills them, here for loopback."""
-    with tempfile.TemporaryDirectory() as prefix:
-        conf = (ROOT / "deploy" / "nginx.conf").read_text()
-        Path(prefix, "nginx.conf").write_text(conf.replace("@UPSTREAM@", upstream).replace("@LISTEN@", listen))
-        user = "user root;" if os.geteuid() == 0 else ""
-        process = subprocess.Popen(
-            [nginx_binary(), "-p", prefix, "-c", "nginx.conf",
-             "-g", f"daemon off; {user} pid {prefix}/nginx.pid; error_log {prefix}/error.log;"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try:
-            _wait_for(listen)
-            yield
-        finally:
-            process.send_signal(signal.SIGQUIT)
-            process.wait(timeout=15)
-
-
-def _wait_for(address: str) -> None:
-    host, port = address.rsplit(":", 1)
-    deadline = time.monotonic() + 15
-    while True:
-        try:
-            with socket.create_connection((host, int(port)), timeout=1):
-                return
-        except OSError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.1)
 
 
 def _post(port: int, path: str, body: bytes, timeout: float = 5.0,
