@@ -1,6 +1,7 @@
 # Two commands matter: `make run` and `make test`. Each sets up .venv from pyproject.toml itself;
 # `make run` installs the service alone, `make test` adds the test tools and the system packages
-# the page and client tests need (Debian's chromium; Node and npm are on every machine here).
+# the page, client and proxy tests need (Debian's chromium and nginx; Node and npm are on every
+# machine here).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
