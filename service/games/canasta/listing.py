@@ -370,7 +370,10 @@ def _single_homes(pool: Pool, melds: Melds, *, exclude: str) -> Iterator[tuple[s
 
 
 def any_take(state: State, seat: int) -> bool:
-    """Whether ``seat`` has a legal ``take_pile`` (§4.11): a listed one, or a family's."""
-    search = Search()
+    """Whether ``seat`` has a legal ``take_pile`` (§4.11): a plain one, or a family's. The
+    families stand in for the multi-group takes at once (a search bound of 0 steps): each says
+    whether it has a move without listing any, so the question costs a few ms on any hand, even
+    when a scored record asks it after each of its discards."""
+    search = Search(steps=0)
     return (any(is_legal(state, move) for move in pile_takes(state, seat, search))
             or any(witness(state, family) for family in search.families))
