@@ -1,4 +1,4 @@
-"""The issue's targets checked against a bench result, and the result as Markdown for the README.
+"""The targets checked against a bench result, and the result as Markdown for the README.
 
 ``python -m bench.report`` renders bench/results/latest.json again without rerunning anything.
 """
@@ -16,7 +16,7 @@ VALIDATE_RATIO, ENDPOINT_RATIO, P99_FACTOR = 0.85, 0.70, 2.0
 endpoint at 0.70, p99 under twice the ceiling's."""
 IN_PROCESS_US = {("sixty-six", "validate"): 50.0, ("sixty-six", "random hand"): 2000.0,
                  ("bezique", "validate, largest state"): 100.0}
-"""In-process limits by game and the start of the timing's name: Sixty-six's from its issue,
+"""In-process limits by game and the start of the timing's name: Sixty-six's from its first release,
 Bezique's for a 214-card state."""
 
 

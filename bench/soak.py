@@ -5,7 +5,7 @@ expensive requests (bench/hostile.py's bodies from 8 clients while normal play g
 table, writes it to docs/soak.md, and ends with a pass/fail line against the targets. It is not
 part of `make test`.
 
-SOAK_SECONDS (default 20, the issue's figure) bounds each load phase. SOAK_PHASES (a comma list of
+SOAK_SECONDS (default 20) bounds each load phase. SOAK_PHASES (a comma list of
 slow, overload, killed, bad, expensive; default all) runs only some phases, for a quick look: the
 table is then printed but docs/soak.md is left as it is.
 """

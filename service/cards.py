@@ -83,10 +83,6 @@ def deck(ranks: Sequence[str], *, suits: Sequence[str] = SUITS, copies: int = 1)
     return tuple(CARDS[rank + suit] for _ in range(copies) for suit in suits for rank in ranks)
 
 
-def multiset(pile: Iterable[Card]) -> Counter[Card]:
-    return Counter(pile)
-
-
 class DeckSource(Protocol):
     """Where a deal's card order comes from: a seeded shuffle, or an order the client gave.
     ``VERSION`` is what a deal answers as its ``shuffle``."""
