@@ -17,13 +17,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
-from service.cards import CARDS, JOKER, Card
+from service.cards import JOKER, Card
 from service.games.base import evolve
 from service.games.canasta import melds as m
 from service.games.canasta.melds import THREE, WILD_KEY
 from service.games.canasta.rules import Group, Meld, Move, State, TakePile, is_legal, min_req
 
-TWO = CARDS["2C"]
 KEEPING, GOING_OUT = (2, None), (0, 1)
 
 
@@ -89,7 +88,7 @@ def families(state: State, seat: int, holding: Holding, *, cards: int, top: Grou
     variant = state.variant
     exclude = top.key if top else None
     keeping = Family(seat, top, _choices(state, holding, exclude=exclude, going_out=False), holding.twos,
-                     holding.jokers, m.value(TWO, variant), m.value(JOKER, variant),
+                     holding.jokers, m.value(m.TWO, variant), m.value(JOKER, variant),
                      m.value(state.pile[0], variant) if top else 0, min_req(state, state.side_of(seat)),
                      cards, KEEPING, 0)
     yield keeping

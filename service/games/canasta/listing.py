@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
 
-from service.cards import CARDS, JOKER, Card
+from service.cards import JOKER, Card
 from service.errors import IllegalMove
 from service.games.canasta import melds as m
 from service.games.canasta.families import Family, families, top_choice, witness
@@ -39,7 +39,6 @@ from service.games.canasta.rules import (
     min_req,
 )
 
-TWO = CARDS["2C"]
 Counts = tuple[int, int, int]
 """A group's naturals, twos and jokers."""
 Plan = tuple[tuple[str, Counts], ...]
@@ -78,7 +77,7 @@ class Pool:
     def points(self, key: str, counts: Counts) -> int:
         a, b, j = counts
         natural = m.value(self.naturals[key][0], self.variant) if a else 0
-        return a * natural + b * m.value(TWO, self.variant) + j * m.value(JOKER, self.variant)
+        return a * natural + b * m.value(m.TWO, self.variant) + j * m.value(JOKER, self.variant)
 
     def group(self, key: str, counts: Counts, twos_used: int = 0) -> Group:
         """The group's codes by §4.13's rule, after ``twos_used`` twos of earlier groups."""

@@ -26,6 +26,8 @@ CANASTA_BONUS = {CLASSIC: {"natural": 500, "mixed": 300}, SEED_108: {"natural": 
 
 
 WILD = frozenset(CARDS[code] for code in ("JK", "2C", "2D", "2H", "2S"))
+TWO = CARDS["2C"]
+"""A 2, for what every 2 is worth."""
 RED_THREES = frozenset((CARDS["3D"], CARDS["3H"]))
 BLACK_THREES = frozenset((CARDS["3C"], CARDS["3S"]))
 FITS_KEY = {rank: frozenset(CARDS[rank + suit] for suit in "CDHS") | WILD for rank in KEY_ORDER[:-1]}
