@@ -104,8 +104,6 @@ class GameInfo:
     options: Mapping[str, object]
     """Every option with its default value."""
     variants: tuple[str, ...] = field(default=())
-    out_of_turn_moves: tuple[str, ...] = field(default=())
-    """Move types a seat other than ``to_move`` may make (Bura's molodka)."""
 
 
 def card_values(deck: Iterable[Card], points: Mapping[Card, int]) -> dict[str, int]:
@@ -308,10 +306,6 @@ class MeldingGame(RulesOf[SM, M]):
     def listing(self, state: SM, seat: int) -> Listing[M]:
         moves, families = self.rule_set.listing(state, seat)
         return Listing(moves, [self.wire_form.dump_family(f) for f in families])
-
-
-def is_legal(game: Game[S, M], state: S, move: M) -> bool:
-    return accepts(game.check, state, move)
 
 
 def accepts(check: Callable[[S, M], None], state: S, move: M) -> bool:

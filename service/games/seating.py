@@ -48,10 +48,6 @@ class Sides:
     def members(self, side: int) -> tuple[int, ...]:
         return tuple(range(side, self.seats, self.count))
 
-    def partners(self, seat: int) -> tuple[int, ...]:
-        """The other members of ``seat``'s side, clockwise from it."""
-        return tuple(s for s in clockwise(seat, self.seats)[1:] if s % self.count == seat % self.count)
-
     def partner(self, seat: int) -> int:
         """The partner of a two-member side: the seat opposite at four (``seats // 2`` away)."""
         if self.seats != 2 * self.count:

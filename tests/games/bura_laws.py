@@ -12,6 +12,8 @@ from service.games.bura import rules as bura
 from service.games.multi_trick import engine as multi_trick
 from tests.games.family_laws import _all_unplayed, _hidden_in_family, _trick_family_universe
 
+OUT_OF_TURN = ("molodka",)
+"""The move types a seat other than the one to move may make (§4.2(b), the molodka)."""
 
 def hidden(state: dict[str, Any], seat: int | None) -> Counter[str]:
     """The codes ``seat`` must not see: the stock under the trump card, the other hands, face-down

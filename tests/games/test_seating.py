@@ -23,15 +23,10 @@ def test_partnerships_alternate_around_the_table(seats, sides):
     assert [table.side_of(s) for s in range(seats)] == [s % 2 for s in range(seats)]
 
 
-def test_partners_are_the_other_members_of_the_side_clockwise():
-    assert partnerships(4).partners(1) == (3,)
-    assert partnerships(6).partners(4) == (0, 2)
-
-
 @pytest.mark.parametrize("seats", [2, 3])
 def test_each_for_himself_is_a_side_per_seat(seats):
     table = each_for_himself(seats)
-    assert table.all() == tuple((s,) for s in range(seats)) and table.partners(0) == ()
+    assert table.all() == tuple((s,) for s in range(seats))
 
 
 def test_sides_must_split_the_table_evenly():

@@ -29,7 +29,6 @@ INFO = GameInfo(
     event_types=("lead", "molodka", "beat", "discard", "trick_won", "card_drawn", "final_claims",
                  "claimed", "declared", "passed", "hand_over"),
     options=options_wire(Options()),
-    out_of_turn_moves=(Molodka.kind,),
 )
 
 

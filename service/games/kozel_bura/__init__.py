@@ -18,7 +18,7 @@ from service.games.kozel_bura import rules
 from service.games.kozel_bura.rules import Match, Move, Options
 from service.games.kozel_bura.schemas import SCHEMAS
 from service.games.multi_trick import wire
-from service.games.multi_trick.engine import POINTS, Molodka, Phase, State
+from service.games.multi_trick.engine import POINTS, Phase, State
 
 INFO = GameInfo(
     id="kozel-bura", name_en="Kozel-bura", name_ru="Козёл-бура", player_counts=(2, 3, 4, 5),
@@ -28,7 +28,6 @@ INFO = GameInfo(
     reasons=rules.Reason,
     event_types=("lead", "molodka", "beat", "discard", "trick_won", "card_drawn", "hand_over"),
     options=options_wire(Options()),
-    out_of_turn_moves=(Molodka.kind,),
 )
 
 
