@@ -20,7 +20,7 @@ from typing import Any
 from bench import limits, report
 from bench.bodies import STATE_KEY, STATE_KEYS, bodies
 from bench.load import Run, dumps, gunicorn, run
-from service.api.sealed import SealedPaths
+from service.api.operations import Operations
 from service.cards import SeedStream
 from service.config import Settings
 from service.games import GAMES
@@ -75,12 +75,12 @@ def in_process(game_id: str) -> list[dict[str, Any]]:
         after, events = game.apply(state, move)
         game.dump_state(after), [e.to_wire() for e in events]
 
-    sealed = SealedPaths(game, Keyring((STATE_KEY,)), max_listing=Settings().max_listing)
+    operations = Operations(game, Keyring((STATE_KEY,)), max_listing=Settings().max_listing)
     sealed_bodies = samples["validate-sealed"]
 
     def validate_sealed() -> None:
         for body in sealed_bodies:
-            sealed.validate(body, lambda body=body: game.load_move(body["move"]))
+            operations.validate(body)
 
     rows = [
         ("validate (load state and move, check, apply, dump state and events)", validate,

@@ -15,33 +15,31 @@ from service.wire.fields import Card, CardList, MoveUnion
 
 
 def install(plugin: MarshmallowPlugin) -> None:
-    """Teach apispec how the custom fields above appear in the OpenAPI document."""
+    """Teach apispec how the contract's own fields (``service.wire.fields``) appear in the
+    OpenAPI document."""
     converter = plugin.converter
     assert converter is not None  # set by APISpec when the plugin is registered
-
-    def component(name: str, definition: dict[str, Any]) -> dict[str, Any]:
-        spec = converter.spec
-        if name not in spec.components.schemas:
-            spec.components.schema(name, definition)
-        return build_reference("schema", converter.openapi_version.major, name)
-
-    def card_ref(name: str, codes: Sequence[str]) -> dict[str, Any]:
-        return component(name, {"type": "string", "enum": list(codes), "description": "A card code."})
-
-    def move_ref(field: MoveUnion) -> dict[str, Any]:
-        refs = {t: converter.resolve_nested_schema(s) for t, s in field.moves.items()}
-        return component(field.schema_name, {
-            "description": "A move: one of the game's move types, chosen by `type`.",
-            "oneOf": list(refs.values()),
-            "discriminator": {"propertyName": "type", "mapping": {t: r["$ref"] for t, r in refs.items()}},
-        })
+    documented = _Documented(converter)
 
     def attributes(self: Any, field: ma.fields.Field, ret: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
         _default_as_words(ret)
+        return documented.field(field)
+
+    converter.add_attribute_function(attributes)
+
+
+class _Documented:
+    """Card lists, cards and move unions as the document shows them: a named ``<Game>Card`` enum
+    of the deck's codes, and a named ``oneOf`` of the game's moves with its discriminator."""
+
+    def __init__(self, converter: Any) -> None:
+        self.converter = converter
+
+    def field(self, field: ma.fields.Field) -> dict[str, Any]:
         if isinstance(field, CardList):
             array: dict[str, Any] = {
                 "type": ["array", "null"] if field.allow_none else "array",
-                "items": card_ref(field.card_schema, field.codes),
+                "items": self.card_ref(field.card_schema, field.codes),
             }
             if field.min_items:
                 array["minItems"] = field.min_items
@@ -49,13 +47,28 @@ def install(plugin: MarshmallowPlugin) -> None:
                 array["maxItems"] = field.max_items
             return array
         if isinstance(field, Card):
-            ref = card_ref(field.card_schema, field.codes)
+            ref = self.card_ref(field.card_schema, field.codes)
             return {"anyOf": [ref, {"type": "null"}]} if field.allow_none else ref
         if isinstance(field, MoveUnion):
-            return move_ref(field)
+            return self.move_ref(field)
         return {}
 
-    converter.add_attribute_function(attributes)
+    def component(self, name: str, definition: dict[str, Any]) -> dict[str, Any]:
+        spec = self.converter.spec
+        if name not in spec.components.schemas:
+            spec.components.schema(name, definition)
+        return build_reference("schema", self.converter.openapi_version.major, name)
+
+    def card_ref(self, name: str, codes: Sequence[str]) -> dict[str, Any]:
+        return self.component(name, {"type": "string", "enum": list(codes), "description": "A card code."})
+
+    def move_ref(self, field: MoveUnion) -> dict[str, Any]:
+        refs = {t: self.converter.resolve_nested_schema(s) for t, s in field.moves.items()}
+        return self.component(field.schema_name, {
+            "description": "A move: one of the game's move types, chosen by `type`.",
+            "oneOf": list(refs.values()),
+            "discriminator": {"propertyName": "type", "mapping": {t: r["$ref"] for t, r in refs.items()}},
+        })
 
 
 def _default_as_words(ret: dict[str, Any]) -> None:
@@ -71,7 +84,7 @@ def _default_as_words(ret: dict[str, Any]) -> None:
 
 class SchemaKeywords(BasePlugin):
     """What marshmallow fields cannot say: a schema class with ``json_schema_union`` (``union()``
-    in ``service.api.schemas`` sets it) is a ``oneOf`` of its branches."""
+    in ``service.api.envelopes`` sets it) is a ``oneOf`` of its branches."""
 
     def init_spec(self, spec: APISpec) -> None:
         super().init_spec(spec)

@@ -4,32 +4,21 @@ game-independent ``/health`` and ``/v1/games``."""
 from __future__ import annotations
 
 import inspect
-import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from functools import wraps
 from importlib.metadata import PackageNotFoundError, version
-from typing import Any, TypeVar
+from typing import Any
 
 import orjson
 from flask import Response
 
-from service.api.limits import listed
+from service.api.envelopes import Envelope, envelopes
+from service.api.operations import Operations
 from service.api.parsing import CompiledParser
-from service.api.schemas import GameDetail, GameList, Health, Problem, envelopes
-from service.api.sealed import SealedPaths
-from service.cards import DeckSource, GivenOrder, SeedStream
+from service.api.schemas import GameDetail, GameList, Health, Problem
+from service.cards import SeedStream
 from service.config import Settings
-from service.errors import (
-    BadSeat,
-    FieldError,
-    HandNotFinished,
-    IllegalMove,
-    IllegalRecordedMove,
-    InvalidDeck,
-    InvalidState,
-    SchemaViolation,
-    WrongMode,
-)
 from service.games.base import DealSetup, Game, GameInfo, Wire
 from service.sealing import Keyring
 
@@ -47,10 +36,6 @@ POST_ERRORS = {
     422: "The body breaks the schema, the state or match is inconsistent with the rules, or a "
          "sealed token cannot be opened.",
 }
-
-
-S = TypeVar("S")
-M = TypeVar("M")
 
 
 def json_response(body: Any, status: int = 200) -> Response:
@@ -137,57 +122,7 @@ def meta_blueprint(blueprint_class: Any, games: Mapping[str, Game[Any, Any]]) ->
     return bp
 
 
-def _load_state(game: Game[S, M], body: Wire) -> S:
-    try:
-        return game.load_state(body["state"])
-    except InvalidState as error:
-        raise error.within("/state") from None
-
-
-def _load_move(game: Game[S, M], wire: Wire, at: str) -> M:
-    try:
-        return game.load_move(wire)
-    except SchemaViolation as error:
-        raise error.within(at) from None
-
-
-def _seat_at_table(seat: int | None, state: Wire, at: str) -> None:
-    """The schema knows the largest table only; the state says how many seats this one has."""
-    if seat is not None and seat >= state["seats"]:
-        raise BadSeat(at, f"the table has seats 0..{state['seats'] - 1}")
-
-
-def _replay(game: Game[S, M], record: Wire) -> S:
-    """The state a hand record leads to; the first move the rules refuse is a 422 at its index."""
-    try:
-        state = game.load_state(record["start"])
-    except InvalidState as error:
-        raise error.within("/record/start") from None
-    for index, wire_move in enumerate(record["moves"]):
-        at = f"/record/moves/{index}"
-        _seat_at_table(wire_move["seat"], record["start"], f"{at}/seat")
-        move = _load_move(game, wire_move, at)
-        try:
-            game.check(state, move)
-        except IllegalMove as refusal:
-            refused = f"move {index} is illegal here: {refusal.reason}: {refusal.message}"
-            raise IllegalRecordedMove(at, refused) from None
-        state, _ = game.apply(state, move)
-    return state
-
-
-def _deck_source(body: Wire) -> tuple[str | None, DeckSource]:
-    """The seed's shuffle (a seed drawn from the OS when none is sent), or the given deck."""
-    if body.get("deck") is None:
-        seed = body.get("seed") or secrets.token_hex(16)
-        return seed, SeedStream(seed)
-    if body.get("seed") is not None:
-        raise SchemaViolation("send a seed or a deck, not both",
-                              (FieldError("/deck", "a deal takes a seed or a deck, not both"),))
-    return None, GivenOrder(body["deck"])
-
-
-def _examples(game: Game[S, M]) -> dict[str, Wire]:
+def _examples(game: Game[Any, Any]) -> dict[str, Wire]:
     """Request examples for the document: a real deal (seed "example") and, for ``score``, that
     hand played out by always taking the first legal move."""
     dealt = game.deal(DealSetup(game.info.default_players, None, {}, None), SeedStream("example"))
@@ -205,132 +140,77 @@ def _examples(game: Game[S, M]) -> dict[str, Wire]:
     }
 
 
+@dataclass(frozen=True)
+class Operation:
+    """One POST path of every game: its operationId's verb, its summary and description (the
+    docstring of its view), and the errors it documents besides 400, 413, 415 and 422."""
+
+    name: str
+    path: str
+    verb: str
+    doc: str
+    seat_errors: bool = False
+
+
+OPERATIONS = (
+    Operation("deal", "/deal", "Deal", """\
+        Deal a hand: reproducibly from the seed (shuffle v1, see the README), or in the order
+        of a given `deck` (for tests, replays of a reported deal, and duplicate play)."""),
+    Operation("validate", "/validate", "Validate",
+              "Is the move legal? If so, the next state and the events it caused.", seat_errors=True),
+    Operation("legal_moves", "/legal-moves", "LegalMoves",
+              "Every legal move of the seat to move (or of `seat`, out-of-turn moves included).",
+              seat_errors=True),
+    Operation("view", "/view", "View", "What one seat may see; `seat: null` is a spectator.",
+              seat_errors=True),
+    Operation("score", "/score", "Score", """\
+        Score a finished hand and carry the match forward (422 if the hand is not over). The hand
+        is its final state, or a record: a start state and every move, each checked and applied."""),
+)
+
+
 def game_blueprint(blueprint_class: Any, game: Game[Any, Any], parser: CompiledParser,
                    keyring: Keyring, settings: Settings) -> Any:
-    """The six paths of one game, with that game's schemas; a body with a ``token`` (a deal with
-    ``sealed``) is served in sealed mode."""
-    info, env = game.info, envelopes(game.info, game.schemas)
-    sealed = SealedPaths(game, keyring, max_listing=settings.max_listing)
+    """The paths of one game, with that game's schemas: its detail, and each operation served by
+    its handler (``service.api.operations``) in either mode."""
+    info, envelope = game.info, envelopes(game.info, game.schemas)
+    operations = Operations(game, keyring, max_listing=settings.max_listing)
     bp = blueprint_class(info.id, __name__, url_prefix=f"/v1/games/{info.id}",
                          description=f"{info.name_en} ({info.name_ru}).")
     bp.ARGUMENTS_PARSER = parser
-    parser.expect(info.id, env.deal_in, env.validate_in, env.legal_moves_in, env.view_in, env.score_in)
-    errors = _documented_errors(bp, 400, 413, 415)
-    seat_errors = _documented_errors(bp, 403)
-
-    def operation(verb: str) -> str:
-        """``sixtySixDeal``, ``kozelBuraLegalMoves``: one operationId per path, for generated clients."""
-        words = info.id.split("-")
-        return words[0] + "".join(w.title() for w in words[1:]) + verb
-    example = _examples(game)
+    parser.expect(info.id, *(e.request for e in envelope.values()))
+    examples = _examples(game)
 
     @bp.route("", methods=["GET"])
-    @bp.doc(operationId=operation("Game"))
+    @bp.doc(operationId=_operation_id(info, "Game"))
     @bp.response(200, GameDetail)
     def detail() -> Response:
         """The game in detail: deck, card values, options, move types and reason codes."""
         return json_response(_detail(info))
 
-    @bp.route("/deal", methods=["POST"])
-    @served_directly(bp, env.deal_in)
-    @bp.doc(operationId=operation("Deal"))
-    @bp.arguments(env.deal_in, example=example["deal"])
-    @bp.response(200, env.deal_out)
-    @errors
-    def deal(body: Wire) -> Response:
-        """Deal a hand: reproducibly from the seed (shuffle v1, see the README), or in the order
-        of a given `deck` (for tests, replays of a reported deal, and duplicate play)."""
-        if body.get("sealed"):
-            return json_response(sealed.deal(body))
-        if body.get("match_token") is not None:
-            raise WrongMode("/match_token", "only a sealed deal takes a match_token")
-        players, dealer = body.get("players", info.default_players), body.get("dealer")
-        if dealer is not None and dealer >= players:
-            raise BadSeat("/dealer", f"the dealer must be a seat 0..{players - 1}")
-        setup = DealSetup(players, dealer, body.get("options", {}), body.get("match"))
-        seed, source = _deck_source(body)
-        try:
-            state = game.deal(setup, source)
-        except InvalidDeck as wrong:
-            raise wrong.within("/deck") from None
-        return json_response({"seed": seed, "shuffle": source.VERSION, "state": game.dump_state(state)})
-
-    @bp.route("/validate", methods=["POST"])
-    @served_directly(bp, env.validate_in)
-    @bp.doc(operationId=operation("Validate"))
-    @bp.arguments(env.validate_in, example=example["validate"])
-    @bp.response(200, env.validate_out)
-    @errors
-    @seat_errors
-    def validate(body: Wire) -> Response:
-        """Is the move legal? If so, the next state and the events it caused."""
-        if "token" in body:
-            return json_response(sealed.validate(body, lambda: _load_move(game, body["move"], "/move")))
-        state = _load_state(game, body)
-        _seat_at_table(body["move"]["seat"], body["state"], "/move/seat")
-        move = _load_move(game, body["move"], "/move")
-        try:
-            game.check(state, move)
-        except IllegalMove as refusal:
-            reason = {"code": refusal.reason, "message": refusal.message, "rule": refusal.rule}
-            return json_response({"legal": False, "reason": reason})
-        state, events = game.apply(state, move)
-        return json_response({"legal": True, "state": game.dump_state(state),
-                              "events": [e.to_wire() for e in events]})
-
-    @bp.route("/legal-moves", methods=["POST"])
-    @served_directly(bp, env.legal_moves_in)
-    @bp.doc(operationId=operation("LegalMoves"))
-    @bp.arguments(env.legal_moves_in, example=example["legal_moves"])
-    @bp.response(200, env.legal_moves_out)
-    @errors
-    @seat_errors
-    def legal_moves(body: Wire) -> Response:
-        """Every legal move of the seat to move (or of `seat`, out-of-turn moves included)."""
-        if "token" in body:
-            return json_response(sealed.legal_moves(body))
-        state = _load_state(game, body)
-        seat = body.get("seat")
-        _seat_at_table(seat, body["state"], "/seat")
-        to_move = game.to_move(state)
-        asking = to_move if seat is None else seat
-        return json_response({"to_move": to_move, **listed(game, state, asking, most=settings.max_listing)})
-
-    @bp.route("/view", methods=["POST"])
-    @served_directly(bp, env.view_in)
-    @bp.doc(operationId=operation("View"))
-    @bp.arguments(env.view_in, example=example["view"])
-    @bp.response(200, env.view_out)
-    @errors
-    @seat_errors
-    def view(body: Wire) -> Response:
-        """What one seat may see; `seat: null` is a spectator."""
-        if "token" in body:
-            return json_response(sealed.view(body))
-        state = _load_state(game, body)
-        seat = body.get("seat")
-        _seat_at_table(seat, body["state"], "/seat")
-        return json_response({"view": game.view(state, seat)})
-
-    @bp.route("/score", methods=["POST"])
-    @served_directly(bp, env.score_in)
-    @bp.doc(operationId=operation("Score"))
-    @bp.arguments(env.score_in, example=example["score"])
-    @bp.response(200, env.score_out)
-    @errors
-    def score(body: Wire) -> Response:
-        """Score a finished hand and carry the match forward (422 if the hand is not over). The hand
-        is its final state, or a record: a start state and every move, each checked and applied."""
-        if "token" in body:
-            return json_response(sealed.score(body))
-        if "state" in body:
-            return json_response(game.score(_load_state(game, body), body.get("match")))
-        state = _replay(game, body["record"])
-        try:
-            answer = game.score(state, body.get("match"))
-        except HandNotFinished:
-            raise HandNotFinished("/record/moves", "the moves stop before the hand is over") from None
-        return json_response({**answer, "state": game.dump_state(state)})
-
+    for operation in OPERATIONS:
+        _register(bp, operation, getattr(operations, operation.name), envelope[operation.name],
+                  example=examples[operation.name], operation_id=_operation_id(info, operation.verb))
     return bp
 
+
+def _operation_id(info: GameInfo, verb: str) -> str:
+    """``sixtySixDeal``, ``kozelBuraLegalMoves``: one operationId per path, for generated clients."""
+    words = info.id.split("-")
+    return words[0] + "".join(w.title() for w in words[1:]) + verb
+
+
+def _register(bp: Any, operation: Operation, handler: Callable[[Wire], Wire], envelope: Envelope, *,
+              example: Wire, operation_id: str) -> None:
+    def view(body: Wire) -> Response:
+        return json_response(handler(body))
+
+    view.__name__, view.__doc__ = operation.name, inspect.cleandoc(operation.doc)
+    documented: Any = view
+    if operation.seat_errors:
+        documented = _documented_errors(bp, 403)(documented)
+    documented = _documented_errors(bp, 400, 413, 415)(documented)
+    documented = bp.response(200, envelope.answer)(documented)
+    documented = bp.arguments(envelope.request, example=example)(documented)
+    documented = bp.doc(operationId=operation_id)(documented)
+    bp.route(operation.path, methods=["POST"])(served_directly(bp, envelope.request)(documented))

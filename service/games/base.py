@@ -153,6 +153,9 @@ class Game(Protocol[S, M]):
 
     def to_move(self, state: S) -> int | None: ...
 
+    def seats(self, state: S) -> int:
+        """The number of seats at the hand's table."""
+
     def check(self, state: S, move: M) -> None:
         """Raises ``IllegalMove`` for a move the rules refuse; the one place legality is decided."""
 
@@ -200,10 +203,13 @@ class CandidateListing(ABC, Generic[S, M]):
 
 
 class Moving(Protocol):
-    """A state that says whose move it is (``None`` once the hand is over)."""
+    """A state that says whose move it is (``None`` once the hand is over), with a hand per seat."""
 
     @property
     def to_move(self) -> int | None: ...
+
+    @property
+    def hands(self) -> Sequence[Sequence[Card]]: ...
 
 
 SM = TypeVar("SM", bound=Moving)
@@ -236,6 +242,9 @@ class RulesOf(Generic[SM, M]):
 
     def to_move(self, state: SM) -> int | None:
         return state.to_move
+
+    def seats(self, state: SM) -> int:
+        return len(state.hands)  # a hand per seat, in every game (empty for a dealer sitting out)
 
     def check(self, state: SM, move: M) -> None:
         self.rule_set.check(state, move)

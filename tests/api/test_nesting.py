@@ -14,7 +14,7 @@ import pytest
 from flask import Request
 from werkzeug.test import EnvironBuilder
 
-from service.api.parsing import _integral_floats_as_ints, read_json
+from service.api.bodies import _integral_floats_as_ints, read_json
 
 ORJSON_MAX_DEPTH = 1024  # arrays and objects together; orjson refuses one level more
 UNDER_STATE = ORJSON_MAX_DEPTH - 1  # the body's own object is a level: {"state": <this deep>}

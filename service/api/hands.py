@@ -1,0 +1,185 @@
+"""A request's hand, read from where the body holds it: a state (open mode), a record of moves
+(open mode's score), or a sealed token (``service.api.sealed``); and a deal's table, as the body
+asks for it. Every operation asks its hand (or table) for what it needs, acts through the game,
+and lets the hand shape the answer: this is where the modes differ, and the only place."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, Protocol
+
+from service.cards import DeckSource, GivenOrder, SeedStream
+from service.errors import (
+    BadSeat,
+    FieldError,
+    HandNotFinished,
+    IllegalMove,
+    IllegalRecordedMove,
+    InvalidDeck,
+    InvalidState,
+    SchemaViolation,
+    WrongMode,
+)
+from service.games.base import DealSetup, Event, Game, Wire
+
+
+class Hand(Protocol):
+    """A hand as one request holds it."""
+
+    state: Any
+    match: Wire | None
+    """The standing the hand is scored into."""
+    seat: int | None
+    """The seat the request speaks for (a seat sent, or a seat key's); None: a spectator."""
+
+    def asking(self, to_move: int | None) -> int | None:
+        """The seat whose moves ``legal-moves`` lists."""
+
+    def move(self, wire: Wire) -> Any:
+        """The proposed move at ``/move``, once its seat is one this request may move for."""
+
+    def refused(self, refusal: IllegalMove) -> Wire: ...
+
+    def moved(self, state: Any, events: list[Event]) -> Wire: ...
+
+    def answer(self, wire: Wire) -> Wire:
+        """An answer about the hand as it stands (``legal-moves``, ``view``)."""
+
+    def finishing(self) -> Any:
+        """A context for ``score``: its refusals, told at what this hand was sent as."""
+
+    def scored(self, answer: Wire) -> Wire: ...
+
+
+def refusal_wire(refusal: IllegalMove) -> Wire:
+    return {"code": refusal.reason, "message": refusal.message, "rule": refusal.rule}
+
+
+def load_move(game: Game[Any, Any], wire: Wire, at: str) -> Any:
+    try:
+        return game.load_move(wire)
+    except SchemaViolation as error:
+        raise error.within(at) from None
+
+
+def seated(seat: int | None, seats: int, at: str) -> int | None:
+    """The schema knows the largest table only; the state says how many seats this one has."""
+    if seat is not None and seat >= seats:
+        raise BadSeat(at, f"the table has seats 0..{seats - 1}")
+    return seat
+
+
+class OpenHand:
+    """The state the body sends, and the seat it names."""
+
+    def __init__(self, game: Game[Any, Any], body: Wire) -> None:
+        self.game = game
+        try:
+            self.state = game.load_state(body["state"])
+        except InvalidState as error:
+            raise error.within("/state") from None
+        self.seats = game.seats(self.state)
+        self.seat = seated(body.get("seat"), self.seats, "/seat")
+        self.match: Wire | None = body.get("match")
+
+    def asking(self, to_move: int | None) -> int | None:
+        return to_move if self.seat is None else self.seat
+
+    def move(self, wire: Wire) -> Any:
+        seated(wire["seat"], self.seats, "/move/seat")
+        return load_move(self.game, wire, "/move")
+
+    def refused(self, refusal: IllegalMove) -> Wire:
+        return {"legal": False, "reason": refusal_wire(refusal)}
+
+    def moved(self, state: Any, events: list[Event]) -> Wire:
+        return {"legal": True, "state": self.game.dump_state(state), "events": [e.to_wire() for e in events]}
+
+    def answer(self, wire: Wire) -> Wire:
+        return wire
+
+    @contextmanager
+    def finishing(self) -> Iterator[None]:
+        yield  # the game names the state's own field (`/state/status`, `/state/phase`)
+
+    def scored(self, answer: Wire) -> Wire:
+        return answer
+
+
+class RecordHand(OpenHand):
+    """A hand sent as its start and every move (``score``): the state they lead to, each move
+    checked as ``validate`` would; the first one the rules refuse is a 422 at its index."""
+
+    def __init__(self, game: Game[Any, Any], body: Wire) -> None:
+        record = body["record"]
+        try:
+            state = game.load_state(record["start"])
+        except InvalidState as error:
+            raise error.within("/record/start") from None
+        seats = game.seats(state)
+        for index, wire_move in enumerate(record["moves"]):
+            at = f"/record/moves/{index}"
+            seated(wire_move["seat"], seats, f"{at}/seat")
+            move = load_move(game, wire_move, at)
+            try:
+                game.check(state, move)
+            except IllegalMove as refusal:
+                refused = f"move {index} is illegal here: {refusal.reason}: {refusal.message}"
+                raise IllegalRecordedMove(at, refused) from None
+            state, _ = game.apply(state, move)
+        self.game, self.state, self.seats, self.seat = game, state, seats, None
+        self.match = body.get("match")
+
+    @contextmanager
+    def finishing(self) -> Iterator[None]:
+        try:
+            yield
+        except HandNotFinished:
+            raise HandNotFinished("/record/moves", "the moves stop before the hand is over") from None
+
+    def scored(self, answer: Wire) -> Wire:
+        return {**answer, "state": self.game.dump_state(self.state)}
+
+
+class Table(Protocol):
+    """A deal as one request asks for it."""
+
+    setup: DealSetup
+    source: DeckSource
+
+    def dealing(self) -> Any:
+        """A context for the deal: its refusals, told at what the body sent."""
+
+    def dealt(self, state: Any) -> Wire: ...
+
+
+class OpenTable:
+    """An open deal: the seed's shuffle (a seed drawn from the OS when none is sent), or the deck
+    given in its dealing order."""
+
+    def __init__(self, game: Game[Any, Any], body: Wire) -> None:
+        if body.get("match_token") is not None:
+            raise WrongMode("/match_token", "only a sealed deal takes a match_token")
+        self.game, self.seed = game, body.get("seed")
+        self.setup = DealSetup(body.get("players", game.info.default_players), body.get("dealer"),
+                               body.get("options", {}), body.get("match"))
+        if body.get("deck") is None:
+            self.seed = self.seed or secrets.token_hex(16)
+            self.source: DeckSource = SeedStream(self.seed)
+        elif self.seed is not None:
+            raise SchemaViolation("send a seed or a deck, not both",
+                                  (FieldError("/deck", "a deal takes a seed or a deck, not both"),))
+        else:
+            self.source = GivenOrder(body["deck"])
+
+    @contextmanager
+    def dealing(self) -> Iterator[None]:
+        try:
+            yield
+        except InvalidDeck as wrong:
+            raise wrong.within("/deck") from None
+
+    def dealt(self, state: Any) -> Wire:
+        return {"seed": self.seed, "shuffle": self.source.VERSION, "state": self.game.dump_state(state)}
