@@ -12,7 +12,7 @@ bodies follow the rules as they change:
   made §4.13 rules 2-3 (every multi-group meld or take of a side without melds) longest to
   list on 24- and 30-card hands (before the listing was bounded, 30 cards listed 65,589 moves, 12.8 MB,
   in 16 s; 40 or more never finished). The states are dealt by ``rules.deal_from``; the mover's cards
-  are then moved from the stock to the hand, and the play-phase states draw with ``rules.apply``.
+  are then moved from the stock to the hand, and the play-phase states draw with ``play.apply``.
   Plus a side with melds and a hand of two cards (rule 4).
 * Bezique, ten packs, in the declaration window: the holding of bench/limits.py (eight jacks in
   the hand with both wild cards, eight exposed jacks in four classes: 10,983 entries before the
@@ -42,6 +42,7 @@ from typing import Any
 from service.cards import CARDS, SeedStream, codes
 from service.games import GAMES
 from service.games.base import DealSetup, evolve
+from service.games.canasta import play
 from service.games.canasta import rules as canasta
 from service.games.canasta import wire as canasta_wire
 
@@ -121,7 +122,7 @@ def canasta_state(size: int, *, draw_phase: bool = False) -> dict[str, Any]:
     hands[MOVER] = (*hands[MOVER], *state.stock[:moved])
     state = evolve(state, hands=tuple(hands), stock=state.stock[moved:])
     if not draw_phase:
-        state, _ = canasta.apply(state, canasta.Draw(MOVER))
+        state, _ = play.apply(state, canasta.Draw(MOVER))
     wire = canasta_wire.dump_state(state)
     assert Counter(codes(state.hands[MOVER])) == Counter(hand)
     return wire
@@ -146,7 +147,7 @@ def canasta_two_cards() -> dict[str, Any]:
     state = evolve(state, hands=tuple(hands), stock=tuple(stock), melds=({}, melds),
                    has_melded=tuple(seat % 2 == MOVER % 2 for seat in range(SEATS)),
                    turn_info=canasta.TurnInfo(keys_at_start=frozenset(melds)))
-    state, _ = canasta.apply(state, canasta.Draw(MOVER))
+    state, _ = play.apply(state, canasta.Draw(MOVER))
     return canasta_wire.dump_state(state)
 
 
@@ -164,7 +165,7 @@ def canasta_every_card() -> dict[str, Any]:
     mover = tuple(CARDS[c] for c in sorted(deck.elements()))
     hands = tuple(mover if seat == MOVER else (CARDS[others.pop()],) for seat in range(SEATS))
     state = evolve(state, hands=hands, pile=(CARDS["4S"],), stock=(CARDS["4C"], *(CARDS[c] for c in rest)))
-    state, _ = canasta.apply(state, canasta.Draw(MOVER))
+    state, _ = play.apply(state, canasta.Draw(MOVER))
     return canasta_wire.dump_state(state)
 
 

@@ -19,7 +19,7 @@ import pytest
 from service.cards import CARDS, GivenOrder, SeedStream, cards, codes
 from service.errors import InvalidMatch, InvalidState
 from service.games.base import DealSetup
-from service.games.canasta import listing, rules
+from service.games.canasta import check, listing, rules
 from service.games.canasta import melds as m
 from service.games.canasta.rules import (
     AnswerGoOut,
@@ -89,10 +89,10 @@ def U(seat, show):
     return TakeUpcard(seat, cs(show))
 
 
-refusal = partial(steps.refusal, rules)
+refusal = partial(steps.refusal, GAME)
 
 
-at = partial(steps.play_out, rules)  # moves that must all be legal
+at = partial(steps.play_out, GAME)  # moves that must all be legal
 
 
 def held(state, seat):
@@ -1322,7 +1322,7 @@ def test_4_13_every_listed_move_is_legal_and_round_trips():
             if other != state.to_move:
                 assert GAME.legal_moves(state, other) == []
         for move in GAME.legal_moves(state, state.to_move):
-            rules.check(state, move)
+            check.check(state, move)
             assert GAME.load_move(GAME.dump_move(move)) == move
             count += 1
     assert count > 300

@@ -5,7 +5,7 @@ from __future__ import annotations
 from service.cards import DeckSource, codes
 from service.errors import HandNotFinished, InvalidMatch, InvalidState
 from service.games.base import DealSetup, GameInfo, MeldingGame, MeldingRules, Wire, WireForm, options_wire
-from service.games.canasta import listing, rules, wire
+from service.games.canasta import check, listing, play, rules, scoring, wire
 from service.games.canasta import melds as m
 from service.games.canasta.rules import Move, Options, Phase, State
 from service.games.canasta.schemas import SCHEMAS
@@ -40,25 +40,10 @@ def _check_match(match: Wire, *, sides: int, dealer: int, at: str) -> None:
         raise InvalidMatch(at, f"the match says seat {match['next_dealer']} deals this hand")
 
 
-def match_after(state: State, totals: list[int]) -> Wire:
-    """§7.2: over once the top total reaches the target and nobody shares it."""
-    target, spec = state.target(), state.table
-    top = max(totals)
-    leaders = [side for side, total in enumerate(totals) if total == top]
-    over = top >= target and len(leaders) == 1
-    return {
-        "totals": totals, "target": target, "over": over,
-        "winner": list(spec.sides.members(leaders[0])) if over else None,
-        "next_dealer": (state.dealer + 1) % state.seats,
-        "next_minimums": [m.min_req(t, state.variant, seats=state.seats, base=state.options.initial_meld_base)
-                          for t in totals],
-    }
-
-
 class Canasta(MeldingGame[State, Move]):
     info = INFO
     schemas = SCHEMAS
-    rule_set = MeldingRules(rules.check, rules.apply, listing.listing)
+    rule_set = MeldingRules(check.check, play.apply, listing.listing)
     wire_form = WireForm(wire.load_state, wire.dump_state, wire.load_move, wire.dump_move, wire.view,
                          wire.dump_family)
 
@@ -81,11 +66,11 @@ class Canasta(MeldingGame[State, Move]):
             _check_match(match, sides=len(totals), dealer=state.dealer, at="/match/next_dealer")
             if list(match["totals"]) != totals:
                 raise InvalidMatch("/match/totals", "the match's totals are the state's side_scores")
-        sides = [rules.hand_score(state, side) for side in range(len(totals))]
+        sides = [scoring.hand_score(state, side) for side in range(len(totals))]
         hand = {"sides": [{"meld_points": s.meld_points, "canasta_bonus": s.canasta_bonus,
                            "red_three_points": s.red_three_points, "going_out_bonus": s.going_out_bonus,
                            "hand_penalty": s.hand_penalty, "total": s.total} for s in sides],
                 "reason": state.result.reason, "went_out": state.result.went_out,
                 "concealed": state.result.concealed}
         after = [t + s.total for t, s in zip(totals, sides, strict=True)]
-        return {"hand": hand, "match": match_after(state, after)}
+        return {"hand": hand, "match": scoring.match_after(state, after)}

@@ -18,10 +18,11 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from service.cards import JOKER, Card
-from service.games.base import evolve
+from service.games.base import accepts, evolve
 from service.games.canasta import melds as m
+from service.games.canasta.check import check
 from service.games.canasta.melds import THREE, WILD_KEY
-from service.games.canasta.rules import Group, Meld, Move, State, TakePile, is_legal, min_req
+from service.games.canasta.rules import Group, Meld, Move, State, TakePile, min_req
 
 KEEPING, GOING_OUT = (2, None), (0, 1)
 
@@ -182,7 +183,7 @@ def witness(state: State, family: Family) -> Move | None:
     if best is None:
         return None
     move = _move(family, chosen, best[1])
-    return move if is_legal(state, move) else None
+    return move if accepts(check, state, move) else None
 
 
 def _extend(table: Table, group: GroupChoice, wild: int, need: int, most_left: int) -> Table:

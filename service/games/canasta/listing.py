@@ -14,7 +14,9 @@ from itertools import chain
 
 from service.cards import JOKER, Card
 from service.errors import IllegalMove
+from service.games.base import accepts
 from service.games.canasta import melds as m
+from service.games.canasta.check import check
 from service.games.canasta.families import Family, families, top_choice, witness
 from service.games.canasta.melds import SEED_108, THREE, WILD_KEY
 from service.games.canasta.rules import (
@@ -33,9 +35,7 @@ from service.games.canasta.rules import (
     State,
     TakePile,
     TakeUpcard,
-    check,
     frozen_for,
-    is_legal,
     min_req,
 )
 
@@ -148,7 +148,7 @@ def listing(state: State, seat: int, *, steps: int = SEARCH_STEPS,
         found = [*meld_moves(state, seat, search), *exchanges(state, seat), AskGoOut(seat),
                  *(Discard(seat, c) for c in _distinct(state.hands[seat]))]
     inhabited = [family for family in search.families if witness(state, family)]
-    return [move for move in found if is_legal(state, move)], inhabited
+    return [move for move in found if accepts(check, state, move)], inhabited
 
 
 def _distinct(hand: Sequence[Card]) -> list[Card]:
@@ -374,5 +374,5 @@ def any_take(state: State, seat: int) -> bool:
     whether it has a move without listing any, so the question costs a few ms on any hand, even
     when a scored record asks it after each of its discards."""
     search = Search(steps=0)
-    return (any(is_legal(state, move) for move in pile_takes(state, seat, search))
+    return (any(accepts(check, state, move) for move in pile_takes(state, seat, search))
             or any(witness(state, family) for family in search.families))
