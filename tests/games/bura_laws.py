@@ -9,7 +9,7 @@ from typing import Any
 
 from service.cards import CARDS
 from service.games.bura import rules as bura
-from service.games.multi_trick import engine as multi_trick
+from service.games.tricks import sets
 from tests.games.family_laws import _all_unplayed, _hidden_in_family, _trick_family_universe
 
 OUT_OF_TURN = ("molodka",)
@@ -26,7 +26,7 @@ def check_score(state: dict[str, Any], answer: dict[str, Any]) -> None:
     scores add up to the hand's value per winner."""
     hand, points = answer["hand"], state["points"]
     assert not set(hand["winners"]) & set(hand["losers"])
-    assert sum(points) + sum(multi_trick.CARD_VALUES[CARDS[c].rank] for c in _all_unplayed(state)) == 120
+    assert sum(points) + sum(sets.CARD_VALUES[CARDS[c].rank] for c in _all_unplayed(state)) == 120
     if hand["reason"] == "claim_correct":
         assert points[hand["seat"]] >= state["options"]["winning_points"] and hand["winners"] == [hand["seat"]]
     if hand["reason"] == "claim_false":

@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from service.cards import cards
-from service.games.multi_trick.engine import Lead, Respond
+from service.games.seating import clockwise, left_of
+from service.games.tricks.sets import Lead, Respond
 
 
 def position(
@@ -36,7 +37,7 @@ def position(
         to_move = _next_to_move(hands, leader, plays)
     options = {"players": seats, **(options or {})}
     wire = {
-        "game": game.info.id, "seats": seats, "dealer": (leader - 1) % seats, "to_move": to_move,
+        "game": game.info.id, "seats": seats, "dealer": left_of(leader, seats, -1), "to_move": to_move,
         "options": options, "trump_card": trump_card, "stock": stock.split(),
         "hands": [h.split() for h in hands], "won": [w.split() for w in won], "leader": leader,
         "trick": {"leader": leader, "plays": plays} if plays else None, "phase": phase,
@@ -51,12 +52,9 @@ def position(
 def _next_to_move(hands: list[str], leader: int, plays: list[dict[str, Any]]) -> int:
     if not plays:
         return leader
-    seats, played = len(hands), {p["seat"] for p in plays}
-    after = plays[-1]["seat"]
-    return next(s for s in ((after + k) % seats for k in range(1, seats))
+    played = {p["seat"] for p in plays}
+    return next(s for s in clockwise(plays[-1]["seat"], len(hands))[1:]
                 if s not in played and hands[s].split())
-
-
 
 
 def lead(seat: int, text: str) -> Lead:

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from itertools import combinations
 from typing import Any
 
-from service.games.multi_trick import engine as multi_trick
+from service.games.tricks import sets
 
 
 def _hidden_in_family(state: dict[str, Any], seat: int | None, *, face_down: bool) -> Counter[str]:
@@ -33,7 +33,7 @@ def _trick_family_universe(state: Any) -> Iterator[Any]:
     for seat, hand in enumerate(state.hands):
         for size in (1, 2, 3):
             for cards in dict.fromkeys(combinations(hand, size)):
-                yield multi_trick.Lead(seat, cards)
-                yield multi_trick.Molodka(seat, cards)
-                yield multi_trick.Respond(seat, cards, "beat")
-                yield multi_trick.Respond(seat, cards, "discard")
+                yield sets.Lead(seat, cards)
+                yield sets.Molodka(seat, cards)
+                yield sets.Respond(seat, cards, "beat")
+                yield sets.Respond(seat, cards, "discard")

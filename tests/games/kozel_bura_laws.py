@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from service.cards import CARDS
-from service.games.multi_trick import engine as multi_trick
+from service.games.tricks import sets
 from tests.games.family_laws import _all_unplayed, _hidden_in_family, _trick_family_universe
 
 OUT_OF_TURN = ("molodka",)
@@ -23,7 +23,7 @@ def check_score(state: dict[str, Any], answer: dict[str, Any]) -> None:
     """Points add up to 120; a played-out hand has one top scorer, eggs double the match, and
     otherwise the winner pays nothing and every other seat 2, 4 or 6."""
     hand, points = answer["hand"], state["points"]
-    assert sum(points) + sum(multi_trick.CARD_VALUES[CARDS[c].rank] for c in _all_unplayed(state)) == 120
+    assert sum(points) + sum(sets.CARD_VALUES[CARDS[c].rank] for c in _all_unplayed(state)) == 120
     if hand["reason"] == "played_out":
         assert sum(points) == 120 and points[hand["winner"]] == max(points)
         assert points.count(max(points)) == 1

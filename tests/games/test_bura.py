@@ -8,9 +8,8 @@ from service.cards import cards, codes
 from service.errors import InvalidState
 from service.games.bura import Bura, rules
 from service.games.bura.rules import Claim, Declare, Pass
-from service.games.multi_trick import engine
-from service.games.multi_trick.engine import Lead, Molodka, Respond
-from service.games.tricks import beats_set, draw_round
+from service.games.tricks import beats_set, draw_round, sets
+from service.games.tricks.sets import Lead, Molodka, Respond
 from tests.games.family import lead, position, respond
 from tests.games.steps import play_out, refusal
 
@@ -25,7 +24,7 @@ def at(state, *moves):
 
 
 def e1():
-    return engine.deal(E1_DECK, seats=2, dealer=0, hand_size=3, options=rules.Options())
+    return sets.deal(E1_DECK, seats=2, dealer=0, hand_size=3, options=rules.Options())
 
 
 def test_3_E1_deal():
@@ -38,7 +37,7 @@ def test_3_E1_deal():
 
 def test_3_deal_every_player_count_leaves_36_minus_3n():
     for n in range(2, 7):
-        state = engine.deal(rules.DECK, seats=n, dealer=n - 1, hand_size=3, options=rules.Options(players=n))
+        state = sets.deal(rules.DECK, seats=n, dealer=n - 1, hand_size=3, options=rules.Options(players=n))
         assert len(state.stock) == 36 - 3 * n and state.leader == 0
         assert [len(h) for h in state.hands] == [3] * n
 
@@ -76,12 +75,12 @@ def test_5_3_E4_a_discard_leaves_the_trick_to_the_last_beater():
 
 
 def test_5_2_sets_are_matched_one_to_one_not_greedily():
-    assert beats_set(cards("8D 6H"), cards("KD 7D"), trump_suit="H", order=engine.RANK_ORDER)
-    assert not beats_set(cards("8D 6C"), cards("KD 7D"), trump_suit="H", order=engine.RANK_ORDER)
+    assert beats_set(cards("8D 6H"), cards("KD 7D"), trump_suit="H", order=sets.RANK_ORDER)
+    assert not beats_set(cards("8D 6C"), cards("KD 7D"), trump_suit="H", order=sets.RANK_ORDER)
 
 
 def test_5_1_a_lower_trump_never_beats_a_higher_one():
-    assert not beats_set(cards("KS"), cards("10S"), trump_suit="S", order=engine.RANK_ORDER)
+    assert not beats_set(cards("KS"), cards("10S"), trump_suit="S", order=sets.RANK_ORDER)
 
 
 def strict(hands, trump="6S", leader=0, **kw):
@@ -303,5 +302,5 @@ def test_6_a_finished_final_round_must_add_up():
 
 def test_every_refusal_of_the_shared_engine_has_this_games_rule():
     """The engine refuses through the game's own reasons (``Variant.reasons``), by name."""
-    assert {r.name for r in engine.TrickReason} <= {r.name for r in rules.Reason}
-    assert all(rules.Reason[r.name].value == r.value for r in engine.TrickReason)
+    assert {r.name for r in sets.TrickReason} <= {r.name for r in rules.Reason}
+    assert all(rules.Reason[r.name].value == r.value for r in sets.TrickReason)

@@ -9,9 +9,8 @@ from service.cards import SeedStream, cards, codes
 from service.errors import InvalidState
 from service.games.base import DealSetup
 from service.games.kozel_bura import KozelBura, rules
-from service.games.multi_trick import engine
-from service.games.multi_trick.engine import Molodka
-from service.games.tricks import draw_round
+from service.games.tricks import draw_round, sets
+from service.games.tricks.sets import Molodka
 from tests.games.family import lead, position, respond
 from tests.games.steps import play_out, refusal
 
@@ -165,18 +164,18 @@ def test_7_2_E9_penalties(points, tricks, expected):
 def _played_out(points, tricks):
     """A finished hand whose won piles hold exactly ``points``; a zero-point pile of four low
     cards stands for a trick with no points."""
-    pool = sorted(rules.DECKS[36], key=lambda c: -rules.engine.CARD_VALUES[c.rank])
+    pool = sorted(rules.DECKS[36], key=lambda c: -sets.CARD_VALUES[c.rank])
     piles: list[list] = [[] for _ in points]
     for seat in sorted(range(len(points)), key=lambda s: -points[s]):
         need = points[seat]
         for card in list(pool):
-            value = rules.engine.CARD_VALUES[card.rank]
+            value = sets.CARD_VALUES[card.rank]
             if 0 < value <= need and (need - value) not in (1,):
                 piles[seat].append(card)
                 pool.remove(card)
                 need -= value
         assert need == 0, (seat, need)
-    zeros = [c for c in pool if rules.engine.CARD_VALUES[c.rank] == 0]
+    zeros = [c for c in pool if sets.CARD_VALUES[c.rank] == 0]
     for seat, took in enumerate(tricks):
         if took and not piles[seat]:
             piles[seat] += [zeros.pop() for _ in range(4)]
@@ -226,5 +225,5 @@ def test_variant_cache_stays_bounded_whatever_options_clients_send():
 
 def test_every_refusal_of_the_shared_engine_has_this_games_rule():
     """The engine refuses through the game's own reasons (``Variant.reasons``), by name."""
-    assert {r.name for r in engine.TrickReason} <= {r.name for r in rules.Reason}
-    assert all(rules.Reason[r.name].value == r.value for r in engine.TrickReason)
+    assert {r.name for r in sets.TrickReason} <= {r.name for r in rules.Reason}
+    assert all(rules.Reason[r.name].value == r.value for r in sets.TrickReason)

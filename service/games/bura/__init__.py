@@ -3,23 +3,14 @@
 from __future__ import annotations
 
 from service.cards import DeckSource, codes
-from service.errors import HandNotFinished, InvalidMatch, InvalidState
-from service.games.base import (
-    DealSetup,
-    GameInfo,
-    RuleSet,
-    TrickGame,
-    Wire,
-    card_values,
-    check_derived,
-    options_wire,
-)
-from service.games.bura import rules
-from service.games.bura.rules import Claim, Declare, Match, Move, Options, Pass
+from service.errors import HandNotFinished, InvalidMatch
+from service.games.base import DealSetup, GameInfo, RuleSet, TrickGame, Wire, card_values, options_wire
+from service.games.bura import rules, wire
+from service.games.bura.rules import Match, Move, Options
 from service.games.bura.schemas import SCHEMAS
-from service.games.multi_trick import wire
-from service.games.multi_trick.engine import POINTS, Ending, Lead, Molodka, Phase, Respond, State
 from service.games.seating import left_of
+from service.games.tricks import sets_wire
+from service.games.tricks.sets import POINTS, State
 
 INFO = GameInfo(
     id="bura", name_en="Bura", name_ru="Бура", player_counts=(2, 3, 4, 5, 6), default_players=2,
@@ -39,7 +30,7 @@ def _options(wire_options: Wire, players: int) -> Options:
 def _match(match: Wire | None, *, seats: int, dealer: int, target: int, at: str) -> Match:
     if match is None:
         return Match((0,) * seats, 0, False, None, dealer, left_of(dealer, seats))
-    wire.check_match_seats(match, "match_scores", seats)
+    sets_wire.check_match_seats(match, "match_scores", seats)
     if match["over"]:
         raise InvalidMatch("/match/over", "the match is over: deal a new one without a match")
     if max(match["match_scores"]) >= target:
@@ -53,12 +44,6 @@ def _match(match: Wire | None, *, seats: int, dealer: int, target: int, at: str)
         raise InvalidMatch(at, f"the match says seat {match['next_dealer']} deals this hand")
     return Match(tuple(match["match_scores"]), match["void_streak"], False, None, dealer,
                  match["next_leader"])
-
-
-def _result_wire(state: State) -> Wire:
-    outcome = rules.result(state)
-    return {"reason": outcome.reason, "seat": outcome.seat, "winners": list(outcome.winners),
-            "losers": list(outcome.losers), "points": list(state.card_points)}
 
 
 class Bura(TrickGame[State, Move]):
@@ -76,41 +61,19 @@ class Bura(TrickGame[State, Move]):
                           source=source)
 
     def load_state(self, state: Wire) -> State:
-        options = Options(**state.get("options", {}))
-        if options.players != state["seats"]:
-            raise InvalidState("/options/players", "players must equal seats")
-        loaded = wire.load(state, options=options, deck=rules.DECK, variant=rules.variant(options))
-        _check_phase(loaded)
-        check_derived(state, {"result": _result_wire(loaded) if loaded.ending else None,
-                                   **_derived(loaded)})
-        return loaded
+        return wire.load_state(state)
 
     def dump_state(self, state: State) -> Wire:
-        dumped = wire.dump(state, game="bura", options=options_wire(state.options), with_passes=True)
-        dumped["result"] = _result_wire(state) if state.ending else None
-        return dumped
+        return wire.dump_state(state)
 
     def load_move(self, move: Wire) -> Move:
-        trick_move = wire.load_trick_move(move)
-        if trick_move is not None:
-            return trick_move
-        kind, seat = move["type"], move["seat"]
-        if kind == Claim.kind:
-            return Claim(seat)
-        if kind == Declare.kind:
-            return Declare(seat, move["combination"])
-        return Pass(seat)
+        return wire.load_move(move)
 
     def dump_move(self, move: Move) -> Wire:
-        if isinstance(move, Lead | Molodka | Respond):
-            return wire.dump_trick_move(move)
-        if isinstance(move, Declare):
-            return {"seat": move.seat, "type": move.kind, "combination": move.combination}
-        return {"seat": move.seat, "type": move.kind}
+        return wire.dump_move(move)
 
     def view(self, state: State, seat: int | None) -> Wire:
-        hidden = not state.options.open_play
-        return wire.view(state, seat, dumped=self.dump_state(state), face_down_play=hidden)
+        return wire.view(state, seat)
 
     def score(self, state: State, match: Wire | None) -> Wire:
         if state.ending is None:
@@ -120,55 +83,8 @@ class Bura(TrickGame[State, Move]):
         after = rules.match_after(before, state)
         value = 1 + before.void_streak if state.options.void_carry else 1
         return {
-            "hand": {**_result_wire(state), "value": value},
+            "hand": {**wire.result_wire(state), "value": value},
             "match": {"match_scores": list(after.match_scores), "void_streak": after.void_streak,
                       "over": after.over, "winner": None if after.winner is None else list(after.winner),
                       "next_dealer": after.next_dealer, "next_leader": after.next_leader},
         }
-
-
-def _derived(state: State) -> Wire:
-    return {"status": wire.status(state), "trump": state.trump, "points": list(state.card_points)}
-
-
-def _check_phase(state: State) -> None:
-    """§5.4, §6: the final claim round comes once every card is played; an ending ends the hand."""
-    played_out = not state.stock and not any(state.hands) and state.trick is None
-    ending = state.ending
-    if (state.phase == Phase.OVER) != (ending is not None):
-        raise InvalidState("/ending", "an ending is set exactly when the phase is over")
-    if state.phase == Phase.OVER and state.to_move is not None:
-        raise InvalidState("/to_move", "nobody moves once the hand is over")
-    if state.phase == Phase.PLAY and played_out:
-        raise InvalidState("/phase", "every card is played: the phase is final_claims")
-    if state.phase == Phase.FINAL_CLAIMS:
-        if not played_out or state.last_taker is None:
-            raise InvalidState("/phase", "final claims come once every card is played")
-        if state.passes >= state.seats or state.to_move != (state.last_taker + state.passes) % state.seats:
-            raise InvalidState("/to_move", "the final round goes clockwise from the last trick's taker")
-    elif ending is not None and played_out:
-        _check_final_round_ending(state, ending)
-    elif state.passes:
-        raise InvalidState("/passes", "passes count only in the final claim round")
-    if ending is not None:
-        _check_ending(state, ending)
-
-
-def _check_final_round_ending(state: State, ending: Ending) -> None:
-    """§4.2(f), §6: a hand that ended in the final claim round keeps its passes: it ended with a
-    claim by the seat whose turn came after them, or void once every seat passed."""
-    if state.last_taker is None or state.passes > state.seats:
-        raise InvalidState("/passes", "the final round has one turn per seat")
-    in_turn = (state.last_taker + state.passes) % state.seats
-    if ending.kind == "claim" and (state.passes == state.seats or ending.seat != in_turn):
-        raise InvalidState("/ending/seat", f"after {state.passes} pass(es), seat {in_turn} claims")
-
-
-def _check_ending(state: State, ending: Ending) -> None:
-    if ending.kind == "void" and (state.passes != state.seats or ending.seat is not None):
-        raise InvalidState("/ending", "a void hand is one where every seat passed")
-    if ending.kind in ("bura", "moscow") and (
-            ending.seat is None or not rules.forms(state, state.hands[ending.seat], ending.kind)):
-        raise InvalidState("/ending", f"the declarer's hand does not form {ending.kind}")
-    if ending.kind == "claim" and ending.seat is None:
-        raise InvalidState("/ending/seat", "a claim has a claimant")

@@ -1,5 +1,6 @@
-"""Bura: docs/rules/bura.md. Tricks come from the family engine; this module adds the claim of
-31, the bura and Moscow declarations, the final claim round, the hand result and the match."""
+"""Bura: docs/rules/bura.md. Tricks come from the family engine (``tricks.sets``); this module
+adds the claim of 31, the bura and Moscow declarations, the final claim round, the hand result and
+the match."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from typing import ClassVar
 from service.cards import Card, DeckSource, deck
 from service.games import base
 from service.games.base import Event, evolve, option, refuse
-from service.games.multi_trick import engine
-from service.games.multi_trick.engine import Ending, Lead, Molodka, Phase, Respond, State, Variant
+from service.games.seating import left_of
+from service.games.tricks import sets
+from service.games.tricks.sets import Ending, Lead, Molodka, Phase, Respond, State, Variant
 
 DECK: tuple[Card, ...] = deck(("6", "7", "8", "9", "10", "J", "Q", "K", "A"))
 HAND_SIZE = 3
@@ -78,7 +80,7 @@ Move = Lead | Molodka | Respond | Claim | Declare | Pass
 def deal(
     *, players: int, dealer: int, leader: int | None, options: Options, source: DeckSource
 ) -> State:
-    state = engine.deal(source.order(DECK), seats=players, dealer=dealer, hand_size=HAND_SIZE,
+    state = sets.deal(source.order(DECK), seats=players, dealer=dealer, hand_size=HAND_SIZE,
                         options=options)
     return state if leader is None else evolve(state, leader=leader, to_move=leader)
 
@@ -90,7 +92,7 @@ def check(state: State, move: Move) -> None:
     if state.phase == Phase.OVER:
         refuse(Reason.HAND_FINISHED, "the hand is over")
     if isinstance(move, Lead | Molodka | Respond):
-        engine.check_trick_move(state, variant(state.options), move)
+        sets.check_trick_move(state, variant(state.options), move)
     elif isinstance(move, Claim):
         _check_turn(state, move.seat)
     elif isinstance(move, Declare):
@@ -130,7 +132,7 @@ def forms(state: State, hand: tuple[Card, ...], combination: str) -> bool:
 def candidate_moves(state: State, seat: int) -> list[Move]:
     """The moves of the current phase (``check`` refuses any other phase's moves first)."""
     if state.phase == Phase.PLAY:
-        moves: list[Move] = [*engine.candidate_trick_moves(state, variant(state.options), seat)]
+        moves: list[Move] = [*sets.candidate_trick_moves(state, variant(state.options), seat)]
         if seat == state.to_move:
             moves.append(Claim(seat))
             moves += [Declare(seat, c) for c in ("bura", "moscow") if forms(state, state.hands[seat], c)]
@@ -145,7 +147,7 @@ def candidate_moves(state: State, seat: int) -> list[Move]:
 
 def apply(state: State, move: Move) -> tuple[State, list[Event]]:
     if isinstance(move, Lead | Molodka | Respond):
-        state, events, taker = engine.apply_trick_move(state, variant(state.options), move)
+        state, events, taker = sets.apply_trick_move(state, variant(state.options), move)
         if taker is not None and state.to_move is None:
             # §5.4: nobody holds a card: the final claim round, from the last trick's taker.
             state = evolve(state, phase=Phase.FINAL_CLAIMS, to_move=taker, leader=taker)
@@ -158,7 +160,7 @@ def apply(state: State, move: Move) -> tuple[State, list[Event]]:
     passes = state.passes + 1
     if passes == state.seats:
         return _end(evolve(state, passes=passes), Ending("void"), Event("passed", move.seat))
-    return evolve(state, passes=passes, to_move=(move.seat + 1) % state.seats), [Event("passed", move.seat)]
+    return evolve(state, passes=passes, to_move=left_of(move.seat, state.seats)), [Event("passed", move.seat)]
 
 
 def _end(state: State, ending: Ending, event: Event) -> tuple[State, list[Event]]:
@@ -210,8 +212,8 @@ def match_after(match: Match, state: State) -> Match:
     void_streak = match.void_streak + 1 if outcome.reason == "void" else 0
     over = max(scores) >= options.target_games
     winner = tuple(s for s, v in enumerate(scores) if v == max(scores)) if over else None
-    dealer = outcome.winners[0] if len(outcome.winners) == 1 else (state.dealer + 1) % state.seats
-    leader = (dealer + 1) % state.seats
+    dealer = outcome.winners[0] if len(outcome.winners) == 1 else left_of(state.dealer, state.seats)
+    leader = left_of(dealer, state.seats)
     if options.next_leader == "last_trick_winner" and state.last_taker is not None:
         leader = state.last_taker
     return Match(scores, void_streak, over, winner, dealer, leader)

@@ -6,8 +6,8 @@ from marshmallow import fields, validate
 
 from service.cards import codes
 from service.games.bura import rules
-from service.games.multi_trick.engine import Phase
-from service.games.multi_trick.schemas import Family, state_and_view, trick_moves
+from service.games.tricks.sets import Phase
+from service.games.tricks.sets_schemas import Family, state_and_view, trick_moves
 from service.wire.fields import StrictBoolean, StrictInteger
 from service.wire.schemas import GameSchemas, Strict, one_of, options_schema
 

@@ -1,6 +1,6 @@
-"""Kozel-bura: docs/rules/kozel-bura.md. Tricks come from the Bura-family engine; this module
-adds the four-card hands, the automatic bura (four trumps or four aces), the played-out count,
-and the penalty-point match."""
+"""Kozel-bura: docs/rules/kozel-bura.md. Tricks come from the Bura-family engine (``tricks.sets``);
+this module adds the four-card hands, the automatic bura (four trumps or four aces), the
+played-out count, and the penalty-point match."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from functools import lru_cache
 from service.cards import Card, DeckSource, deck
 from service.games import base
 from service.games.base import Event, evolve, option, refuse
-from service.games.multi_trick import engine
-from service.games.multi_trick.engine import Ending, Lead, Molodka, Phase, Respond, State, Variant
 from service.games.seating import clockwise, left_of
+from service.games.tricks import sets
+from service.games.tricks.sets import Ending, Phase, State, TrickMove, Variant
 
 HAND_SIZE = 4
 DECKS: dict[int, tuple[Card, ...]] = {
@@ -51,7 +51,7 @@ def variant(options: Options) -> Variant:
                    molodka=options.triple_lead, molodka_of_trumps=True, face_down_discards=False)
 
 
-Move = Lead | Molodka | Respond
+Move = TrickMove
 
 
 def has_bura(state: State, hand: tuple[Card, ...]) -> bool:
@@ -73,23 +73,23 @@ def deal(*, players: int, dealer: int, options: Options, source: DeckSource) -> 
 
 
 def deal_from(cards: tuple[Card, ...], *, players: int, dealer: int, options: Options) -> State:
-    state = engine.deal(cards, seats=players, dealer=dealer, hand_size=HAND_SIZE, options=options)
+    state = sets.deal(cards, seats=players, dealer=dealer, hand_size=HAND_SIZE, options=options)
     return _bura_check(state, state.leader)
 
 
 def check(state: State, move: Move) -> None:
     if state.phase == Phase.OVER:
         refuse(Reason.HAND_FINISHED, "the hand is over")
-    engine.check_trick_move(state, variant(state.options), move)
+    sets.check_trick_move(state, variant(state.options), move)
 
 
 def candidate_moves(state: State, seat: int) -> list[Move]:
-    return list(engine.candidate_trick_moves(state, variant(state.options), seat))
+    return list(sets.candidate_trick_moves(state, variant(state.options), seat))
 
 
 def apply(state: State, move: Move) -> tuple[State, list[Event]]:
     stock_before = len(state.stock)
-    state, events, taker = engine.apply_trick_move(state, variant(state.options), move)
+    state, events, taker = sets.apply_trick_move(state, variant(state.options), move)
     if taker is None:
         return state, events
     if len(state.stock) < stock_before:

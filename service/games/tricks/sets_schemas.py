@@ -1,5 +1,5 @@
-"""Schemas of the Bura family's state, view and trick moves, built per game (names carry the
-game's prefix, card codes are the game's deck)."""
+"""Schemas of tricks of sets: the Bura family's state, view and trick moves, built per game
+(names carry the game's prefix, card codes are the game's deck)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,10 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from service.games.multi_trick.engine import Lead, Molodka, Respond
+from service.cards import SUITS
+from service.games.tricks.sets import Lead, Molodka, Respond
 from service.wire.fields import StrictBoolean, StrictInteger
 from service.wire.schemas import CardFields, named, one_of
-
-SUITS = ("C", "D", "H", "S")
 
 
 @dataclass(frozen=True)

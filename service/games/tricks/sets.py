@@ -1,7 +1,7 @@
-"""Bura-family tricks (docs/rules/bura.md §4-§5, kozel-bura.md §4-§5): a lead of one to three
-cards of one suit, answered card for card by every other seat in turn, each trying to beat the set
-that is winning so far; the trick's taker draws first. Shared by Bura and Kozel-bura, which differ
-only in what ``Variant`` says and in how a hand ends and scores."""
+"""Tricks of sets (docs/rules/bura.md §4-§5, kozel-bura.md §4-§5): a lead of one to three cards
+of one suit, answered card for card by every other seat in turn, each trying to beat the set that
+is winning so far; the trick's taker draws first. The engine of the Bura family: Bura and
+Kozel-bura differ only in what ``Variant`` says and in how a hand ends and scores."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from itertools import combinations
 from typing import Any, ClassVar, NoReturn
 
 from service.cards import Card, without
-from service.games.base import Event, Reason, evolve, refuse
+from service.games.base import Event, Reason, evolve, refuse, replace_at
 from service.games.seating import clockwise, left_of
 from service.games.tricks import ace_ten_order, beats_set, card_points, draw_round, point_table
 
@@ -146,21 +146,15 @@ def _refuse(variant: Variant, code: TrickReason, message: str) -> NoReturn:
     refuse(variant.reasons[code.name], message)
 
 
-def with_one_of(values: Sequence[Any], seat: int, value: Any) -> tuple[Any, ...]:
-    """``values`` (one per seat) with ``seat``'s replaced."""
-    return (*values[:seat], value, *values[seat + 1:])
-
-
 # --- deal --------------------------------------------------------------------------------------
 
 
 def deal(cards: Sequence[Card], *, seats: int, dealer: int, hand_size: int, options: Any) -> State:
     """One card at a time from the dealer's left; the next card is the trump card, drawn last."""
     dealt = seats * hand_size
-    hands = tuple(
-        tuple(cards[i] for i in range(dealt) if (dealer + 1 + i) % seats == seat) for seat in range(seats)
-    )
     first = left_of(dealer, seats)
+    dealt_to = {seat: tuple(cards[turn:dealt:seats]) for turn, seat in enumerate(clockwise(first, seats))}
+    hands = tuple(dealt_to[seat] for seat in range(seats))
     return State(
         options=options, seats=seats, dealer=dealer, trump_card=cards[dealt],
         stock=(*cards[dealt + 1:], cards[dealt]), hands=hands, won=((),) * seats,
@@ -275,7 +269,6 @@ def _same_suit_sets(hand: Sequence[Card], size: int) -> list[tuple[Card, ...]]:
 # --- effects -----------------------------------------------------------------------------------
 
 
-
 def next_to_answer(hands: Sequence[Sequence[Card]], trick: Trick, after: int) -> int | None:
     """The next seat clockwise that has not played to the trick and holds a card."""
     played = {p.seat for p in trick.plays}
@@ -296,7 +289,7 @@ def apply_trick_move(
     state: State, variant: Variant, move: TrickMove
 ) -> tuple[State, list[Event], int | None]:
     """Play the cards; returns the state, the events and the trick's taker if the trick ended."""
-    hands = with_one_of(state.hands, move.seat, without(state.hands[move.seat], move.cards))
+    hands = replace_at(state.hands, move.seat, without(state.hands[move.seat], move.cards))
     if isinstance(move, Respond):
         assert state.trick is not None
         beat = move.mode != "discard" and _beats(state, move.cards)
@@ -319,10 +312,10 @@ def _take_trick(
 ) -> tuple[State, list[Event], int]:
     taker = trick.winning.seat
     cards = tuple(c for p in trick.plays for c in p.cards)
-    won = with_one_of(state.won, taker, (*state.won[taker], *cards))
+    won = replace_at(state.won, taker, (*state.won[taker], *cards))
     taken = card_points(cards, POINTS)
     events.append(Event("trick_won", taker, points=taken))
-    points = with_one_of(state.card_points, taker, state.card_points[taker] + taken)
+    points = replace_at(state.card_points, taker, state.card_points[taker] + taken)
     stock, hands, draws = draw_round(state.stock, hands, first=taker, hand_size=variant.hand_size)
     events += [Event("card_drawn", seat) for seat, _ in draws]
     leader = next_with_cards(hands, taker)

@@ -2,6 +2,9 @@
 
 Rank order and card points are per-game tables passed in, never properties of a rank: the ten
 outranks the king in Sixty-six but not in Canasta.
+
+The Bura family's tricks of one to three cards build on these: ``sets`` (the engine),
+``sets_wire`` (their states on the wire) and ``sets_schemas`` (their schemas).
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from itertools import chain, permutations
 
 from service.cards import CARDS, Card
+from service.games.seating import clockwise
 
 RankOrder = Mapping[str, int]
 """Rank -> strength within a suit, higher wins."""
@@ -76,9 +80,9 @@ def draw_round(
     Returns the new stock, the new hands, and the draws as ``(seat, card)`` in order.
     """
     seats = len(hands)
-    clockwise = [(first + k) % seats for k in range(seats)]
+    turns = clockwise(first, seats)
     short = [hand_size - len(hands[seat]) for seat in range(seats)]
-    order = [seat for turn in range(max(short, default=0)) for seat in clockwise if short[seat] > turn]
+    order = [seat for turn in range(max(short, default=0)) for seat in turns if short[seat] > turn]
     draws = list(zip(order, stock, strict=False))  # the stock may run out first
     new_hands = [list(hand) for hand in hands]
     for seat, card in draws:

@@ -1,5 +1,5 @@
-"""Bura-family states to and from the wire, the consistency checks both games share, and the
-shared part of a seat's view."""
+"""Tricks of sets on the wire: the Bura family's states to and from their wire form, the
+consistency checks both games share, the shared part of a seat's view, and the trick moves."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ from typing import Any
 from service.cards import CARDS, Card, codes, pile
 from service.errors import InvalidState
 from service.games.base import Status, Wire, check_deck
-from service.games.multi_trick.engine import (
+from service.games.seating import clockwise
+from service.games.tricks import beats_set, card_points
+from service.games.tricks.sets import (
     POINTS,
     RANK_ORDER,
     Ending,
@@ -21,9 +23,9 @@ from service.games.multi_trick.engine import (
     Respond,
     State,
     Trick,
+    TrickMove,
     Variant,
 )
-from service.games.tricks import beats_set, card_points
 
 
 def _trick(wire: Wire | None) -> Trick | None:
@@ -38,6 +40,8 @@ def _trick(wire: Wire | None) -> Trick | None:
 def load(wire: Wire, *, options: Any, deck: Sequence[Card], variant: Variant) -> State:
     """The shared fields, checked; pointers are relative to the state."""
     seats = wire["seats"]
+    if options.players != seats:
+        raise InvalidState("/options/players", "players must equal seats")
     for name in ("hands", "won"):
         if len(wire[name]) != seats:
             raise InvalidState(f"/{name}", f"{name} has one list per seat ({seats})")
@@ -121,9 +125,8 @@ def _check_trick(state: State, variant: Variant, trick: Trick) -> None:
         raise InvalidState("/trick/plays/0/cards", "a lead is cards of one suit, of an allowed number")
     if not lead.beat or lead.face_down:
         raise InvalidState("/trick/plays/0", "the lead is face up and winning (beat: true)")
-    seats, played = state.seats, {p.seat for p in trick.plays}
-    after_leader = ((trick.leader + k) % seats for k in range(1, seats))
-    order = [s for s in after_leader if s in played or state.hands[s]]
+    played = {p.seat for p in trick.plays}
+    order = [s for s in clockwise(trick.leader, state.seats)[1:] if s in played or state.hands[s]]
     winning = lead
     for index, play in enumerate(trick.plays[1:], start=1):
         at = f"/trick/plays/{index}"
@@ -176,8 +179,8 @@ def _trick_wire(trick: Trick | None, *, hide_from: int | None = None, hide: bool
     }
 
 
-def dump(state: State, *, game: str, options: Wire, with_passes: bool) -> Wire:
-    wire: Wire = {
+def dump(state: State, *, game: str, options: Wire) -> Wire:
+    return {
         "game": game, "seats": state.seats, "dealer": state.dealer, "to_move": state.to_move,
         "status": status(state), "options": options,
         "trump": state.trump, "trump_card": state.trump_card.code, "stock": codes(state.stock),
@@ -187,9 +190,6 @@ def dump(state: State, *, game: str, options: Wire, with_passes: bool) -> Wire:
         "ending": None if state.ending is None else {"kind": state.ending.kind, "seat": state.ending.seat},
         "last_taker": state.last_taker,
     }
-    if with_passes:
-        wire["passes"] = state.passes
-    return wire
 
 
 _PRIVATE = frozenset(("stock", "hands", "won", "trick", "trump_card", "points"))
@@ -215,19 +215,17 @@ def view(state: State, seat: int | None, *, dumped: Wire, face_down_play: bool) 
     }
 
 
-def load_trick_move(move: Wire) -> Lead | Molodka | Respond | None:
-    """A lead, molodka or answer from the wire; None for the game's other move types."""
-    kind, seat = move["type"], move["seat"]
+def load_trick_move(move: Wire) -> TrickMove:
+    """A lead, molodka or answer (a move of one of those types) from the wire."""
+    kind, seat, cards = move["type"], move["seat"], pile(move["cards"])
     if kind == Lead.kind:
-        return Lead(seat, pile(move["cards"]))
+        return Lead(seat, cards)
     if kind == Molodka.kind:
-        return Molodka(seat, pile(move["cards"]))
-    if kind == Respond.kind:
-        return Respond(seat, pile(move["cards"]), move.get("mode"))
-    return None
+        return Molodka(seat, cards)
+    return Respond(seat, cards, move.get("mode"))
 
 
-def dump_trick_move(move: Lead | Molodka | Respond) -> Wire:
+def dump_trick_move(move: TrickMove) -> Wire:
     wire: Wire = {"seat": move.seat, "type": move.kind, "cards": codes(move.cards)}
     if isinstance(move, Respond):
         wire["mode"] = move.mode

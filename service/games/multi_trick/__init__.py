@@ -1,1 +1,0 @@
-"""Bura-family trick engine, wire form and schemas shared by Bura and Kozel-bura."""
