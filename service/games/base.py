@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Generic, NoReturn, Protocol, Self, TypeVar
 
-from service.cards import Card, DeckSource
+from service.cards import Card, DeckSource, codes
 from service.errors import BadSeat, IllegalMove, InvalidState
+from service.wire.kinds import OneOf
 from service.wire.schemas import GameSchemas
 
 S = TypeVar("S")
@@ -62,6 +63,9 @@ class Status(StrEnum):
 
 
 _STATUS = {True: str(Status.FINISHED), False: str(Status.IN_PROGRESS)}
+STATUS = OneOf({False: _STATUS[False], True: _STATUS[True]})
+"""The kind of the derived ``status``, written from whether the hand is finished:
+``derived(STATUS, "finished", ...)``."""
 
 
 class Reason(StrEnum):
@@ -109,6 +113,28 @@ class GameInfo:
 def card_values(deck: Iterable[Card], points: Mapping[Card, int]) -> dict[str, int]:
     """The value of every card of a deck, by card code (a deck may repeat cards)."""
     return {c.code: points.get(c, 0) for c in deck}
+
+
+def describe(
+    *, id: str, name_en: str, name_ru: str, players: tuple[int, ...], deck: Sequence[Card], about_deck: str,
+    points: Mapping[Card, int] | Callable[[Card], int], moves: Iterable[str], reasons: type[Reason],
+    events: tuple[str, ...], options: type, default_players: int | None = None,
+    largest_deck: Sequence[Card] | None = None, variants: tuple[str, ...] = (),
+) -> GameInfo:
+    """A game's ``GameInfo`` from what its rules declare: ``deck``, the deck of the default
+    options (``deck_cards``; ``{cards}`` in ``about_deck`` lists its codes); ``points``, each
+    card's value (``card_values``, over ``largest_deck`` if the game has a larger one); the move
+    types; the default of every option of the ``Options`` dataclass. ``default_players``: the
+    first of ``players`` unless said."""
+    values = points if callable(points) else lambda card: points.get(card, 0)
+    return GameInfo(
+        id=id, name_en=name_en, name_ru=name_ru, player_counts=players,
+        default_players=players[0] if default_players is None else default_players,
+        deck=about_deck.replace("{cards}", " ".join(codes(deck))),
+        card_values={c.code: values(c) for c in (deck if largest_deck is None else largest_deck)},
+        deck_cards=tuple(codes(deck)), move_types=tuple(moves), reasons=reasons, event_types=events,
+        options=options_wire(options()), variants=variants,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,16 +279,6 @@ class RulesOf(Generic[SM, M]):
         return self.rule_set.apply(state, move)
 
 
-class TrickGame(RulesOf[SM, M], CandidateListing[SM, M]):
-    """The rules half of a trick game: its rule set decides and applies moves and proposes the
-    candidates; the game class adds the wire form, the view and the score."""
-
-    rule_set: RuleSet[SM, M]
-
-    def candidate_moves(self, state: SM, seat: int) -> Iterable[M]:
-        return self.rule_set.candidate_moves(state, seat)
-
-
 @dataclass(frozen=True, slots=True)
 class WireForm(Generic[S, M]):
     """A game's states and moves on the wire, and its views, as its wire module defines them."""
@@ -272,8 +288,57 @@ class WireForm(Generic[S, M]):
     load_move: Callable[[Wire], M]
     dump_move: Callable[[M], Wire]
     view: Callable[[S, int | None], Wire]
-    dump_family: Callable[[Any], Wire]
-    """A family of moves (``MeldingRules.listing``) on the wire."""
+    dump_family: Callable[[Any], Wire] | None = None
+    """A family of moves (``MeldingRules.listing``) on the wire; None for a game without them."""
+
+
+_WIRE_METHODS = ("load_state", "dump_state", "load_move", "dump_move", "view")
+
+
+class Wired(Generic[S, M]):
+    """The protocol's wire methods of a game that declares its ``wire_form``: written once here.
+
+    A subclass's ``wire_form`` functions become its methods themselves (static methods, set as
+    the class is made), so a call costs what a call of the wire module's function costs, with no
+    delegating frame. A method the subclass writes itself is kept (a trick game not yet
+    converted)."""
+
+    wire_form: WireForm[S, M]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        form = cls.__dict__.get("wire_form")
+        if form is None:
+            return
+        for name in _WIRE_METHODS:
+            if name not in cls.__dict__:
+                setattr(cls, name, staticmethod(getattr(form, name)))
+
+    def load_state(self, state: Wire) -> S:
+        return self.wire_form.load_state(state)
+
+    def dump_state(self, state: S) -> Wire:
+        return self.wire_form.dump_state(state)
+
+    def load_move(self, move: Wire) -> M:
+        return self.wire_form.load_move(move)
+
+    def dump_move(self, move: M) -> Wire:
+        return self.wire_form.dump_move(move)
+
+    def view(self, state: S, seat: int | None) -> Wire:
+        return self.wire_form.view(state, seat)
+
+
+class TrickGame(RulesOf[SM, M], CandidateListing[SM, M], Wired[SM, M]):
+    """The rules half of a trick game: its rule set decides and applies moves and proposes the
+    candidates, and its ``wire_form`` gives the wire methods; the game class adds its info, its
+    schemas, deal and score. (A trick game may still write its wire methods by hand instead.)"""
+
+    rule_set: RuleSet[SM, M]
+
+    def candidate_moves(self, state: SM, seat: int) -> Iterable[M]:
+        return self.rule_set.candidate_moves(state, seat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,34 +352,24 @@ class MeldingRules(Generic[S, M]):
     rules, §4.6 of Bezique's)."""
 
 
-class MeldingGame(RulesOf[SM, M]):
+class MeldingGame(RulesOf[SM, M], Wired[SM, M]):
     """The protocol's rules and wire methods for a game that declares its ``rule_set`` and
-    ``wire_form``; the game class adds its info, schemas, deal and score."""
+    ``wire_form`` (with its ``dump_family``); the game class adds its info, schemas, deal and
+    score."""
 
     rule_set: MeldingRules[SM, M]
-    wire_form: WireForm[SM, M]
-
-    def load_state(self, state: Wire) -> SM:
-        return self.wire_form.load_state(state)
-
-    def dump_state(self, state: SM) -> Wire:
-        return self.wire_form.dump_state(state)
-
-    def load_move(self, move: Wire) -> M:
-        return self.wire_form.load_move(move)
-
-    def dump_move(self, move: M) -> Wire:
-        return self.wire_form.dump_move(move)
-
-    def view(self, state: SM, seat: int | None) -> Wire:
-        return self.wire_form.view(state, seat)
 
     def legal_moves(self, state: SM, seat: int) -> list[M]:
         return self.listing(state, seat).moves
 
     def listing(self, state: SM, seat: int) -> Listing[M]:
         moves, families = self.rule_set.listing(state, seat)
-        return Listing(moves, [self.wire_form.dump_family(f) for f in families])
+        if not families:
+            return Listing(moves)
+        dump = self.wire_form.dump_family
+        if dump is None:
+            raise TypeError(f"{type(self).__name__} lists families but its wire form has no dump_family")
+        return Listing(moves, [dump(f) for f in families])
 
 
 def accepts(check: Callable[[S, M], None], state: S, move: M) -> bool:

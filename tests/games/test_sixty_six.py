@@ -7,8 +7,9 @@ from functools import partial
 
 import pytest
 
-from service.cards import CARDS, cards, codes
-from service.errors import InvalidState
+from service.cards import CARDS, SeedStream, cards, codes
+from service.errors import InvalidMatch, InvalidState
+from service.games.base import DealSetup
 from service.games.sixty_six import SixtySix, rules, wire
 from service.games.sixty_six.rules import Claim, Close, ExchangeTrump, Play, State
 from service.games.tricks import beats
@@ -489,6 +490,26 @@ def test_7_5_score_carries_the_match():
     assert answer["hand"]["game_points"] == [2, 0]
 
 
+@pytest.mark.parametrize(("match", "pointer"), [
+    ({"party_score": [6, 7], "over": True, "winner": 1, "next_dealer": 0}, "/match/over"),
+    ({"party_score": [8, 7], "over": False, "winner": None, "next_dealer": 0}, "/match/party_score"),
+    ({"party_score": [6, 7], "over": False, "winner": 0, "next_dealer": 0}, "/match/winner"),
+    ({"party_score": [6, 7], "over": False, "winner": None, "next_dealer": 1}, "/match/next_dealer"),
+], ids=["over", "target-reached", "winner", "dealer"])
+def test_7_5_a_party_that_cannot_go_on_is_refused(match, pointer):
+    with pytest.raises(InvalidMatch) as error:
+        GAME.score(finished(88), match)
+    assert error.value.errors[0].pointer == pointer
+    with pytest.raises(InvalidMatch) as error:
+        GAME.deal(DealSetup(2, 0, {}, match), SeedStream("party"))
+    assert error.value.errors[0].pointer == ("/dealer" if pointer == "/match/next_dealer" else pointer)
+
+
+def test_7_5_the_party_next_dealer_deals():
+    match = {"party_score": [6, 7], "over": False, "winner": None, "next_dealer": 1}
+    assert GAME.deal(DealSetup(2, None, {}, match), SeedStream("party")).dealer == 1
+
+
 # --- consistency of incoming states ------------------------------------------------------------
 
 
@@ -508,7 +529,7 @@ def test_7_5_score_carries_the_match():
 ], ids=["duplicate-card", "missing-card", "turn", "trump-suit", "card-points", "closed-no-snapshot",
         "trump-not-last", "status", "marriage-credited", "marriage-points"])
 def test_inconsistent_states_are_refused(change, pointer):
-    state = wire.dump_state(OPEN)
+    state = GAME.dump_state(OPEN)
     if pointer == "/hands/1/0":  # a card twice: the first hand's copy is seen first
         state["hands"][0][0] = state["hands"][1][0]
     else:

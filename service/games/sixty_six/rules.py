@@ -12,6 +12,7 @@ from typing import ClassVar, TypeVar, cast
 from service.cards import Card, DeckSource, deck
 from service.games import base
 from service.games.base import Event, evolve, option, refuse
+from service.games.match import Match
 from service.games.tricks import (
     ace_ten_order,
     beats,
@@ -516,19 +517,13 @@ def result(state: State) -> HandResult:
     return won(winner, multiplier(1 - winner), ResultReason.REACHED_66)
 
 
-@dataclass(frozen=True, slots=True)
-class Party:
-    """§7.5: the party (match) standing between hands."""
-
-    party_score: Pair
-    over: bool
-    winner: int | None
-    next_dealer: int
+Party = Match
+"""§7.5: the party (match) standing between hands; its totals are the seats' game points."""
 
 
-def party_after(party: Party, hand: HandResult, *, dealer: int, target: int) -> Party:
+def party_after(party: Match[int], hand: HandResult, *, dealer: int, target: int) -> Match[int]:
     """Add the hand's game points; the hand's winner deals next, the same dealer after a draw."""
-    score = (party.party_score[0] + hand.game_points[0], party.party_score[1] + hand.game_points[1])
+    score = (party.totals[0] + hand.game_points[0], party.totals[1] + hand.game_points[1])
     winner = next((s for s in (0, 1) if score[s] >= target), None)
     next_dealer = dealer if hand.winner is None else hand.winner
-    return Party(score, winner is not None, winner, next_dealer)
+    return Match(score, winner is not None, winner, next_dealer)

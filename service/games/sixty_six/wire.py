@@ -1,67 +1,209 @@
-"""Sixty-six states and moves to and from their wire form, and the consistency check a state
-passes before any rule runs. Input here has already passed the JSON schema, so types and codes
-are right; what is checked is whether the position can arise under the rules."""
+"""Sixty-six on the wire: the state, a seat's view, the moves, the result and the party standing
+(§4.1, §7.4, §7.5, §8 of docs/rules/sixty-six.md), each field declared once; their schemas, loaders
+and dumpers are generated from the declarations (``service.wire.form``).
+
+Written by hand: the consistency check a state passes before any rule runs, and the fields that
+need the whole position (``first_to_66``, the last-trick bonus). Input here has already passed
+the JSON schema, so types and codes are right; what is checked is whether the position can arise
+under the rules."""
 
 from __future__ import annotations
 
 from itertools import chain
 
-from service.cards import CARDS, Card, codes, pile
+from service.cards import Card, codes
 from service.errors import InvalidState
-from service.games.base import Status, Wire, check_deck, check_derived, evolve, options_wire
+from service.games.base import STATUS, Wire, WireForm, check_deck, evolve
+from service.games.match import Match
 from service.games.sixty_six import rules
 from service.games.sixty_six.rules import (
+    Claim,
+    Close,
     ClosedSnapshot,
+    ExchangeTrump,
+    HandResult,
     Marriage,
+    Move,
     Options,
+    Pair,
+    Play,
+    ResultReason,
     State,
+    Trick,
 )
 from service.games.tricks import won_points
+from service.wire.form import GameWire, Record, computed, const, derived, field
+from service.wire.kinds import BOOL, CARD, CARD_IN_LIST, SEAT, Int, Kind, ListOf, OneOf, PerSeat, Pile
+
+WIRE = GameWire("SixtySix", tuple(codes(rules.DECK)), max_seats=2)
+SUIT = OneOf(("C", "D", "H", "S"))
+POINTS = Int(0, 300)
+TRICKS = Int(0, 12)
+BONUS = OneOf((0, 10))
 
 
-def load_options(wire: Wire) -> Options:
-    return Options(**wire)
+def pair(kind: Kind) -> PerSeat:
+    return PerSeat(kind, 2)
 
 
-def _tricks(wire: list[list[str]]) -> tuple[rules.Trick, ...]:
-    cards = iter(pile(chain.from_iterable(wire)))
-    return tuple(zip(cards, cards, strict=True))
+OPTIONS = WIRE.options(Options)
+
+SNAPSHOT = WIRE.record("ClosedSnapshot", ClosedSnapshot, {
+    "opponent_points": field(POINTS),
+    "opponent_tricks": field(TRICKS),
+}, "The closer's opponent at the moment of closing (§4.3).")
+
+TRICK_CARD: Record[tuple[int, Card]] = WIRE.record("TrickCard", tuple, {
+    "seat": field(SEAT),
+    "card": field(CARD),
+})
+
+MARRIAGE = WIRE.record("Marriage", Marriage, {
+    "suit": field(SUIT),
+    "points": field(OneOf((20, 40))),
+    "credited": field(BOOL, "false while pending the declarer's first trick (§4.2, D3)."),
+})
+
+RESULT = WIRE.record("Result", HandResult, {
+    "winner": field(SEAT, nullable=True),
+    "game_points": field(pair(Int(0, 3))),
+    "draw": derived(BOOL, "draw", required=True),
+    "reason": field(OneOf(ResultReason)),
+    "points": field(pair(POINTS)),
+    "tricks": field(pair(TRICKS)),
+}, "§7.4: the hand's result.")
+
+
+def _card_points(tricks_won: tuple[tuple[Trick, ...], tuple[Trick, ...]]) -> Pair:
+    return won_points(tricks_won[0], rules.POINTS), won_points(tricks_won[1], rules.POINTS)
+
+
+def _result(state: State) -> HandResult | None:
+    return rules.result(state) if state.finished else None
+
+
+DERIVED = "Derived; checked when sent."
+TABLE = {
+    "game": const("sixty-six"),
+    "seats": const(2),
+    "dealer": field(SEAT),
+    "to_move": field(SEAT, "The seat whose move it is; null once the hand is over.", nullable=True),
+    "status": derived(STATUS, "finished", DERIVED),
+    "options": field(OPTIONS, default={}),
+    "trump_suit": derived(SUIT, "trump_suit", "Derived from trump_card; checked when sent."),
+    "stock_closed_by": field(SEAT, nullable=True),
+    "closed_snapshot": field(SNAPSHOT, "Required once the stock is closed.", nullable=True, default=None),
+    "leader": field(SEAT),
+    "trick": field(ListOf(TRICK_CARD, 0, 1), "The lead waiting for its reply, or empty."),
+    "tricks_won": field(pair(ListOf(Pile(2, 2), 0, 12)), "Per seat, its tricks: lead first."),
+    "card_points": derived(pair(POINTS), "card_points", DERIVED,
+                           load=computed(_card_points, "tricks_won")),
+    "marriages": field(pair(ListOf(MARRIAGE, 0, 4))),
+    # the bonus follows from the whole position: _with_derived sets it
+    "bonus_points": derived(pair(BONUS), "bonus_points",
+                            "The optional last-trick bonus; derived, checked when sent."),
+    # read by _with_derived, which needs the whole position: it may be left out unless both have 66
+    "first_to_66": field(SEAT, "The seat that reached 66 first (§6); needed only when both have 66.",
+                         nullable=True, optional=True, read=False),
+    "claimed_by": field(SEAT, nullable=True, default=None),
+    "tricks_played": derived(TRICKS, "tricks_played", DERIVED),
+    "result": derived(RESULT, _result, "Set once the hand is finished (§7.4); checked when sent.",
+                      nullable=True),
+}
+"""The fields the state and a seat's view share."""
+
+STATE = WIRE.record("State", State, {
+    **TABLE,
+    "trump_card": field(CARD, "The face-up card under the stock; stays as information once drawn."),
+    "stock": field(Pile(0, 12), "Draw order, top first; the face-up trump card is last while undrawn."),
+    "hands": field(pair(Pile(0, 6))),
+}, "A Sixty-six hand (§4.1). Derived fields may be omitted; when sent they must agree.")
+
+
+def _seat(state: State, seat: int | None) -> int | None:
+    return seat
+
+
+def _hand(state: State, seat: int | None) -> tuple[Card, ...] | None:
+    return None if seat is None else state.hands[seat]
+
+
+def _hand_sizes(state: State, seat: int | None) -> Pair:
+    return len(state.hands[0]), len(state.hands[1])
+
+
+def _stock_size(state: State, seat: int | None) -> int:
+    return len(state.stock)
+
+
+def _face_up(state: State, seat: int | None) -> Card | None:
+    return state.trump_card if state.stock else None
+
+
+VIEW = WIRE.view(State, TABLE, {
+    "seat": derived(SEAT, _seat, required=True, nullable=True),
+    "hand": derived(Pile(0, 6), _hand, "The seat's own hand; null for a spectator.",
+                    required=True, nullable=True),
+    "hand_sizes": derived(pair(Int(0, 6)), _hand_sizes, required=True),
+    "stock_size": derived(TRICKS, _stock_size, required=True),
+    "trump_card": derived(CARD, _face_up, "Shown while it lies under the stock; null once drawn.",
+                          required=True, nullable=True),
+}, "What one seat (or a spectator) may see: its own hand, never the other's or the stock. It sees "
+   "the sizes of the hands and stock, the face-up trump card while it lies under the stock, and "
+   "everything played, which both players saw face up.")
+
+MOVES = WIRE.moves_of({
+    Play: ("Play a card.", {
+        "cards": field(CARD_IN_LIST, attr="card"),
+        "marriage": field(BOOL, "Declare the marriage of the led king or queen (§4.2).", default=False),
+    }),
+    Close: ("Close the stock (§4.3).", {}),
+    ExchangeTrump: ("Exchange the trump nine for the face-up trump card (§4.4).", {}),
+    Claim: ("Stop play and claim 66, with a marriage or not (§4.5).", {
+        "marriage_suit": field(SUIT, nullable=True, default=None),
+    }),
+})
+
+MATCH = WIRE.record("Match", Match, {
+    "party_score": field(pair(Int(0, 10_000)), attr="totals"),
+    "over": field(BOOL),
+    "winner": field(SEAT, nullable=True),
+    "next_dealer": field(SEAT),
+}, "§7.5: the party so far; pass it back to ``score`` and ``deal``.")
+
+HAND_SCORE = WIRE.schema("HandScore", {
+    **RESULT.fields,
+    "card_points": field(pair(POINTS)),
+    "marriage_points": field(pair(POINTS), "Credited marriage points."),
+    "bonus_points": field(pair(BONUS)),
+})
+
+
+def hand_score(state: State, result: HandResult) -> Wire:
+    """The hand's part of ``score`` (``HAND_SCORE``): its result, and the points by their kind."""
+    return {
+        **RESULT.dump(result),
+        "card_points": list(state.card_points),
+        "marriage_points": [sum(m.points for m in state.marriages[s] if m.credited) for s in (0, 1)],
+        "bonus_points": list(state.bonus_points),
+    }
+
+
+# --- the consistency check ---------------------------------------------------------------------
 
 
 def load_state(wire: Wire) -> State:
     """Build the state and check it; ``InvalidState`` pointers are relative to the state."""
-    snapshot = wire.get("closed_snapshot")
-    hands = wire["hands"]
-    tricks_won = (_tricks(wire["tricks_won"][0]), _tricks(wire["tricks_won"][1]))
-    state = State(
-        options=load_options(wire.get("options", {})),
-        dealer=wire["dealer"],
-        trump_card=CARDS[wire["trump_card"]],
-        stock=pile(wire["stock"]),
-        hands=(pile(hands[0]), pile(hands[1])),
-        leader=wire["leader"],
-        to_move=wire["to_move"],
-        trick=tuple((t["seat"], CARDS[t["card"]]) for t in wire["trick"]),
-        tricks_won=tricks_won,
-        marriages=(
-            tuple(Marriage(**m) for m in wire["marriages"][0]),
-            tuple(Marriage(**m) for m in wire["marriages"][1]),
-        ),
-        bonus_points=(0, 0),
-        stock_closed_by=wire["stock_closed_by"],
-        closed_snapshot=ClosedSnapshot(**snapshot) if snapshot is not None else None,
-        first_to_66=None,
-        claimed_by=wire.get("claimed_by"),
-        card_points=(won_points(tricks_won[0], rules.POINTS), won_points(tricks_won[1], rules.POINTS)),
-    )
+    state = STATE.load(wire)
+    tricks = state.tricks_won
     found = [*state.hands[0], *state.hands[1], *state.stock, *(card for _, card in state.trick),
-             *chain.from_iterable(state.tricks_won[0]), *chain.from_iterable(state.tricks_won[1])]
+             *chain.from_iterable(tricks[0]), *chain.from_iterable(tricks[1])]
     check_deck(rules.DECK, found, lambda: _zones(state))
     state = _with_derived(state, wire)
     _check_play_position(state)
     _check_marriages(state)
     _check_close(state)
-    check_derived(wire, _derived(state))
+    STATE.check(wire, state)
     return state
 
 
@@ -160,79 +302,4 @@ def _check_close(state: State) -> None:
         raise InvalidState("/closed_snapshot/opponent_points", "more points than the opponent has")
 
 
-def _derived(state: State) -> Wire:
-    """The fields that follow from the rest of the state."""
-    return {
-        "status": Status.of(finished=state.finished),
-        "trump_suit": state.trump_suit,
-        "card_points": [rules.trick_card_points(state, 0), rules.trick_card_points(state, 1)],
-        "bonus_points": list(state.bonus_points),
-        "tricks_played": state.tricks_played,
-        "result": result_wire(state) if state.finished else None,
-    }
-
-
-def result_wire(state: State) -> Wire:
-    result = rules.result(state)
-    return {
-        "winner": result.winner,
-        "game_points": list(result.game_points),
-        "draw": result.draw,
-        "reason": result.reason.value,
-        "points": list(result.points),
-        "tricks": list(result.tricks),
-    }
-
-
-def _table(state: State) -> Wire:
-    """Fields shared by the state and the views."""
-    snapshot = state.closed_snapshot
-    return {
-        "game": "sixty-six",
-        "seats": 2,
-        "dealer": state.dealer,
-        "to_move": state.to_move,
-        "status": Status.of(finished=state.finished),
-        "options": options_wire(state.options),
-        "trump_suit": state.trump_suit,
-        "stock_closed_by": state.stock_closed_by,
-        "closed_snapshot": None if snapshot is None else {
-            "opponent_points": snapshot.opponent_points,
-            "opponent_tricks": snapshot.opponent_tricks,
-        },
-        "leader": state.leader,
-        "trick": [{"seat": seat, "card": card.code} for seat, card in state.trick],
-        "tricks_won": [[[a.code, b.code] for a, b in state.tricks_won[s]] for s in (0, 1)],
-        "card_points": [rules.trick_card_points(state, 0), rules.trick_card_points(state, 1)],
-        "marriages": [
-            [{"suit": m.suit, "points": m.points, "credited": m.credited} for m in state.marriages[s]]
-            for s in (0, 1)
-        ],
-        "bonus_points": list(state.bonus_points),
-        "first_to_66": state.first_to_66,
-        "claimed_by": state.claimed_by,
-        "tricks_played": state.tricks_played,
-        "result": result_wire(state) if state.finished else None,
-    }
-
-
-def dump_state(state: State) -> Wire:
-    return {
-        **_table(state),
-        "trump_card": state.trump_card.code,
-        "stock": codes(state.stock),
-        "hands": [codes(state.hands[0]), codes(state.hands[1])],
-    }
-
-
-def view(state: State, seat: int | None) -> Wire:
-    """A seat sees its own hand, the sizes of the hands and stock, the face-up trump card while
-    it lies under the stock, and everything played, which both players saw face up."""
-    return {
-        **_table(state),
-        "seat": seat,
-        "hand": None if seat is None else codes(state.hands[seat]),
-        "hand_sizes": [len(state.hands[0]), len(state.hands[1])],
-        "stock_size": len(state.stock),
-        "trump_card": state.trump_card.code if state.stock else None,
-    }
+FORM: WireForm[State, Move] = WireForm(load_state, STATE.dump, MOVES.load, MOVES.dump, VIEW.dump)

@@ -1,0 +1,102 @@
+"""A match's standing between hands, and the checks every game makes of the standing a client
+sends with ``deal`` and ``score`` (a game keeps no match of its own: the client passes it back).
+
+Every standing has its totals (game points, games won, pairs opened, penalties: per seat, or per
+side), whether the match is over and who won it, and the seat that deals next; a game adds what
+it needs (Kozel's multiplier, Bura's next leader). Before a deal or a score it must be a match
+still under way, and its next dealer must be the dealer of this hand: ``MatchRules.check``. The
+refusals are ``InvalidMatch``, pointing into the match (``/match/over``), or at ``/dealer`` when
+a deal names a dealer the match does not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
+
+from service.errors import InvalidMatch
+
+W = TypeVar("W")
+SM = TypeVar("SM", bound="Standing")
+
+
+class Standing(Protocol):
+    """What every game's standing has (a frozen dataclass of the game's, or ``Match``)."""
+
+    @property
+    def totals(self) -> Sequence[int]: ...
+
+    @property
+    def over(self) -> bool: ...
+
+    @property
+    def winner(self) -> Any: ...
+
+    @property
+    def next_dealer(self) -> int: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Match(Generic[W]):
+    """The standing of a game that adds nothing to it; ``W`` is how a winner is named (a seat, a
+    team, a list of seats)."""
+
+    totals: tuple[int, ...]
+    over: bool
+    winner: W | None
+    next_dealer: int
+
+
+@dataclass(frozen=True)
+class MatchRules:
+    """How one game's standing is checked, and how its refusals read."""
+
+    totals: str = "totals"
+    """The totals' name on the wire (``party_score`` in Sixty-six): the refusals point at it."""
+    per: str = "seat"
+    """What a total is kept for: ``seat``, or ``side``."""
+    word: str = "match"
+    """What the game calls a match (``party`` in Sixty-six)."""
+    reached: str | None = None
+    """The refusal of a total at the target (``{target}`` is filled in), for a game where
+    reaching it ends the match; None where a tie at the top plays on (Bezique, Canasta)."""
+    over_with: tuple[str, ...] = ()
+    """Fields that, set, say the match is over and are refused as ``/match/over`` (Kozel's
+    ``winner`` and ``loser``); ``winner`` if not among them is refused at ``/match/winner``."""
+    seats: tuple[str, ...] = ()
+    """Seat fields checked against the table, where the schema allows a larger one."""
+
+    def check(self, match: Standing, *, dealer: int, at: str, count: int | None = None,
+              seats: int | None = None, target: int | None = None,
+              also: Callable[[], None] | None = None) -> None:
+        """Refuse a standing that cannot go on to this hand: ``count`` totals (if given), not
+        over and without a winner, the top total under ``target`` (if given), the game's own
+        checks (``also``), the seats within ``seats`` (if given), and ``dealer`` (of this hand;
+        ``at`` points at where it was asked for) its next dealer."""
+        if count is not None and len(match.totals) != count:
+            raise InvalidMatch(f"/match/{self.totals}", f"one total per {self.per}: {count}")
+        if match.over or any(getattr(match, name) is not None for name in self.over_with):
+            raise InvalidMatch("/match/over", f"the {self.word} is over: deal a new one without a match")
+        if target is not None and self.reached is not None and max(match.totals) >= target:
+            raise InvalidMatch(f"/match/{self.totals}", self.reached.format(target=target))
+        if match.winner is not None:
+            raise InvalidMatch("/match/winner", f"a {self.word} that is not over has no winner")
+        if also is not None:
+            also()
+        if seats is not None:
+            for name in self.seats:
+                if getattr(match, name) >= seats:
+                    raise InvalidMatch(f"/match/{name}", f"seats are 0..{seats - 1}")
+        if match.next_dealer != dealer:
+            raise InvalidMatch(at, f"the match says seat {match.next_dealer} deals this hand")
+
+    def standing(self, wire: dict[str, Any] | None, load: Callable[[dict[str, Any]], SM], *,
+                 new: Callable[[], SM], dealer: int, at: str, count: int | None = None,
+                 seats: int | None = None, target: int | None = None) -> SM:
+        """The standing sent (``load`` reads it), checked; ``new()`` for a first hand (none sent)."""
+        if wire is None:
+            return new()
+        match = load(wire)
+        self.check(match, dealer=dealer, at=at, count=count, seats=seats, target=target)
+        return match
