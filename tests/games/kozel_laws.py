@@ -20,7 +20,7 @@ def hidden(state: dict[str, Any], seat: int | None) -> Counter[str]:
             hidden.update(hand)
     hidden -= Counter(state["turned"])  # shown to everyone when trump was fixed
     received = state["received_trump"]
-    if received and seat is not None and seat % 2 == state["to_move"] % 2:
+    if received and seat is not None and kozel.team_of(seat) == kozel.team_of(state["to_move"]):
         hidden -= Counter([received])  # the giver knows the card it passed
     return hidden
 

@@ -7,9 +7,10 @@ from functools import partial
 import pytest
 
 from service.cards import CARDS, SeedStream, cards, codes
-from service.errors import InvalidState
-from service.games.kozel import Kozel, rules, wire
+from service.errors import InvalidMatch, InvalidState
+from service.games.kozel import Kozel, rules, scoring, wire
 from service.games.kozel.rules import GiveBack, GiveTrump, NameTrump, Options, Pass, Play
+from service.games.seating import clockwise
 from tests.games import steps
 
 GAME = Kozel()
@@ -28,11 +29,12 @@ def playing(trump, follower_hand, *, lead, leader=0, options=None):
     """Seat ``leader`` has led ``lead``; the next seat holds ``follower_hand``; the other hands are
     filled from the remaining cards; all other cards are taken by team 0."""
     n = len(follower_hand.split())
-    follower = (leader + 1) % 4
+    order = clockwise(leader, 4)
+    follower = order[1]
     pool = [c for c in DECK if c not in [*follower_hand.split(), lead]]
     hands = [[] for _ in range(4)]
     hands[follower] = follower_hand.split()
-    for seat in ((leader + 2) % 4, (leader + 3) % 4, leader):
+    for seat in (*order[2:], leader):
         size = n - 1 if seat == leader else n
         hands[seat], pool = pool[:size], pool[size:]
     state = {"game": "kozel", "seats": 4, "dealer": 3, "to_move": follower, "trump": trump,
@@ -221,24 +223,24 @@ def finished(points0, *, capture=None, options=None):
     (95, (0, 2)), (120, (0, 3)), (61, (0, 1)), (90, (0, 1)), (91, (0, 2)), (25, (2, 0)), (59, (1, 0)),
 ], ids=["E6-95", "E6-120", "E6-61", "E6-90", "E6-91", "E6-25", "E6-59"])
 def test_7_1_E6_point_results(points0, pairs):
-    assert rules.result(finished(points0), 1).pairs == pairs
+    assert scoring.result(finished(points0), 1).pairs == pairs
 
 
 def test_7_1_E7_eggs_double_the_next_hand():
-    eggs = rules.result(finished(60), 1)
+    eggs = scoring.result(finished(60), 1)
     assert eggs.eggs and eggs.pairs == (0, 0) and eggs.next_multiplier == 2
-    after = rules.result(finished(70), 2)
+    after = scoring.result(finished(70), 2)
     assert after.pairs == (0, 2) and after.next_multiplier == 1
 
 
 def test_7_1_egg_compounding():
-    assert rules.result(finished(60, options={"egg_compounding": True}), 2).next_multiplier == 4
+    assert scoring.result(finished(60, options={"egg_compounding": True}), 2).next_multiplier == 4
 
 
 def test_7_1_E8_queen_of_clubs_captured():
-    assert rules.result(finished(80, capture=0), 1).pairs == (4, 0)
-    assert rules.result(finished(80, capture=0, options={"queen_capture": "add"}), 1).pairs == (4, 1)
-    replaced_eggs = rules.result(finished(60, capture=1), 1)
+    assert scoring.result(finished(80, capture=0), 1).pairs == (4, 0)
+    assert scoring.result(finished(80, capture=0, options={"queen_capture": "add"}), 1).pairs == (4, 1)
+    replaced_eggs = scoring.result(finished(60, capture=1), 1)
     assert replaced_eggs.pairs == (0, 4) and not replaced_eggs.eggs
 
 
@@ -271,7 +273,7 @@ def test_7_3_E9_match_end():
 
 
 def test_inconsistent_states_are_refused():
-    state = wire.dump_state(rules.deal_from(E1, dealer=0, options=Options(), first_deal=False))
+    state = wire.STATE.dump(rules.deal_from(E1, dealer=0, options=Options(), first_deal=False))
     state["hands"][0][0] = state["hands"][1][0]
     with pytest.raises(InvalidState):
         wire.load_state(state)
@@ -281,8 +283,30 @@ def test_inconsistent_states_are_refused():
 def test_a_trump_in_transit_only_during_the_exchange(phase_state):
     state = (rules.deal_from(E1, dealer=0, options=Options(trump_method="three_cards"), first_deal=False)
              if phase_state == "naming" else rules.deal_from(E1, dealer=0, options=Options(), first_deal=False))
-    sent = wire.dump_state(state)
+    sent = wire.STATE.dump(state)
     sent["received_trump"] = sent["hands"][1][0]
     with pytest.raises(InvalidState) as error:
         wire.load_state(sent)
     assert error.value.errors[0].pointer == "/received_trump"
+
+
+@pytest.mark.parametrize(("change", "pointer", "message"), [
+    ({"over": True}, "/match/over", "the match is over: deal a new one without a match"),
+    ({"loser": [0, 2]}, "/match/over", "the match is over: deal a new one without a match"),
+    ({"winner": [1, 3]}, "/match/over", "the match is over: deal a new one without a match"),
+    ({"pairs_opened": [2, 6]}, "/match/pairs_opened", "a team has opened 6 pairs: the match is over"),
+    ({"next_dealer": 1}, "/match/next_dealer", "the match says seat 1 deals this hand"),
+])
+def test_7_3_a_match_that_cannot_go_on_is_refused(change, pointer, message):
+    match = {"pairs_opened": [0, 0], "multiplier": 1, "over": False, "winner": None, "loser": None,
+             "next_dealer": 0, **change}
+    with pytest.raises(InvalidMatch) as error:
+        GAME.score(finished(45), match)
+    assert (error.value.errors[0].pointer, error.value.errors[0].message) == (pointer, message)
+
+
+def test_7_1_the_hand_score():
+    hand = GAME.score(finished(60, capture=1), {"pairs_opened": [1, 0], "multiplier": 2, "over": False,
+                                                "winner": None, "loser": None, "next_dealer": 0})["hand"]
+    assert hand == {"points": [60, 60], "pairs_opened_this_hand": [0, 8], "eggs": False, "qc_captured_team": 1,
+                    "multiplier": 2, "next_multiplier": 1}

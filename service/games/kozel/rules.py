@@ -1,7 +1,7 @@
 """Kozel: docs/rules/kozel.md, as pure functions on immutable states. Four players in two
 teams; the seven of clubs, every queen and every jack are permanent trumps and belong to the
 trump suit; trump is named in one of three ways (or by the jack of clubs in a match's first deal);
-a lone trump may be exchanged with the partner; the match is scored in pairs of pips."""
+a lone trump may be exchanged with the partner. The scoring, in pairs of pips, is in ``scoring``."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from typing import ClassVar
 from service.cards import CARDS, Card, DeckSource, deck
 from service.games import base
 from service.games.base import Event, evolve, option, refuse, replace_at
-from service.games.seating import left_of, partnerships
+from service.games.seating import clockwise, left_of, partnerships
 from service.games.tricks import card_points, point_table
 
 SEATS = 4
@@ -128,6 +128,10 @@ class State:
     def tricks_played(self) -> int:
         return (len(self.won[0]) + len(self.won[1])) // SEATS
 
+    @property
+    def finished(self) -> bool:
+        return self.phase == Phase.OVER
+
 
 @dataclass(frozen=True, slots=True)
 class NameTrump:
@@ -166,9 +170,6 @@ class Play:
 
 
 Move = NameTrump | GiveTrump | GiveBack | Pass | Play
-
-
-
 
 
 # --- deal (§3) ---------------------------------------------------------------------------------
@@ -214,16 +215,19 @@ def _turned_count(cards: tuple[Card, ...]) -> int:
 
 def _turn_to_left(cards: tuple[Card, ...], left: int, k: int) -> tuple[tuple[Card, ...], ...]:
     """§3.1: k cards to the left, then a k-card packet to each other seat clockwise, then singles."""
-    hands: list[list[Card]] = [[] for _ in range(SEATS)]
-    for packet in range(SEATS):
-        hands[(left + packet) % SEATS] += cards[packet * k:(packet + 1) * k]
-    for j, card in enumerate(cards[SEATS * k:]):
-        hands[(left + j) % SEATS].append(card)
-    return tuple(tuple(h) for h in hands)
+    singles = _singles(cards[SEATS * k:], left)
+    hands: list[tuple[Card, ...]] = [()] * SEATS
+    for packet, seat in enumerate(clockwise(left, SEATS)):
+        hands[seat] = (*cards[packet * k:(packet + 1) * k], *singles[seat])
+    return tuple(hands)
 
 
 def _singles(cards: tuple[Card, ...], left: int) -> tuple[tuple[Card, ...], ...]:
-    return tuple(tuple(cards[j] for j in range(len(cards)) if (left + j) % SEATS == s) for s in range(SEATS))
+    """One card at a time, clockwise from ``left``."""
+    hands: list[tuple[Card, ...]] = [()] * SEATS
+    for index, seat in enumerate(clockwise(left, SEATS)):
+        hands[seat] = cards[index::SEATS]
+    return tuple(hands)
 
 
 # --- legality (§3.2-§4.1) ----------------------------------------------------------------------
@@ -394,59 +398,3 @@ def _capture(state: State, trick: tuple[tuple[int, Card], ...]) -> int | None:
     if state.options.queen_capture_order == "seven_after_queen" and s_index < q_index:
         return state.qc_captured_team
     return team_of(q_seat)
-
-
-# --- scoring (§7) ------------------------------------------------------------------------------
-
-
-def base_pairs(points: int) -> int:
-    """§7.1: pairs the losers uncover for the winners' points."""
-    return 3 if points == 120 else 2 if points >= 91 else 1
-
-
-@dataclass(frozen=True, slots=True)
-class HandResult:
-    points: tuple[int, int]
-    pairs: tuple[int, int]
-    """Pairs each team uncovers this hand."""
-    eggs: bool
-    next_multiplier: int
-
-
-def result(state: State, multiplier: int) -> HandResult:
-    points = (state.points(0), state.points(1))
-    capture, options = state.qc_captured_team, state.options
-    pairs = [0, 0]
-    eggs = points == (60, 60)
-    if capture is not None and options.queen_capture == "replace":
-        eggs = False
-    elif not eggs:
-        loser = 0 if points[0] < points[1] else 1
-        pairs[loser] = base_pairs(points[1 - loser]) * multiplier
-    if capture is not None:
-        pairs[capture] += 4 * multiplier
-    following = (2 * multiplier if options.egg_compounding else 2) if eggs else 1
-    return HandResult(points, (pairs[0], pairs[1]), eggs, following)
-
-
-@dataclass(frozen=True, slots=True)
-class Match:
-    pairs_opened: tuple[int, int]
-    multiplier: int
-    over: bool
-    loser: int | None
-    """The losing team, or None (match on, or drawn)."""
-    next_dealer: int
-
-
-def match_after(match: Match, state: State) -> Match:
-    outcome = result(state, match.multiplier)
-    opened = (match.pairs_opened[0] + outcome.pairs[0], match.pairs_opened[1] + outcome.pairs[1])
-    limit = state.options.pairs_to_lose
-    over = max(opened) >= limit
-    loser = None
-    if over and opened[0] != opened[1]:
-        loser = 0 if opened[0] > opened[1] else 1
-    jack_deal = state.first_deal and state.options.jack_of_clubs_first_deal and state.named_by is not None
-    next_dealer = state.named_by if jack_deal and state.named_by is not None else left_of(state.dealer, SEATS)
-    return Match(opened, outcome.next_multiplier, over, loser, next_dealer)

@@ -1,41 +1,188 @@
-"""Kozel states to and from the wire, the consistency check, and a seat's view."""
+"""Kozel on the wire: the state, a seat's view, the moves, the hand's score and the match standing
+(§3, §4, §7, §8 of docs/rules/kozel.md), each field declared once; their schemas, loaders and
+dumpers are generated from the declarations (``service.wire.form``).
+
+Written by hand: the consistency check a state passes before any rule runs. Input here has
+already passed the JSON schema, so types and codes are right; what is checked is whether the
+position can arise under the rules."""
 
 from __future__ import annotations
 
-from itertools import chain
-
-from service.cards import CARDS, Card, codes, pile
+from service.cards import Card, codes
 from service.errors import InvalidState
-from service.games.base import Status, Wire, check_deck, check_derived, options_wire
+from service.games.base import STATUS, Wire, WireForm, check_deck
 from service.games.kozel import rules
-from service.games.kozel.rules import HAND_SIZE, SEATS, TEAMS, Options, Phase, State
+from service.games.kozel.rules import (
+    HAND_SIZE,
+    SEATS,
+    TEAMS,
+    GiveBack,
+    GiveTrump,
+    Move,
+    NameTrump,
+    Options,
+    Pass,
+    Phase,
+    Play,
+    State,
+)
+from service.games.kozel.scoring import HandResult, Match
+from service.games.seating import left_of
+from service.wire.form import GameWire, Record, const, derived, field
+from service.wire.kinds import BOOL, CARD, CARD_IN_LIST, SEAT, Int, Kind, ListOf, OneOf, PerSeat, Pile
+
+WIRE = GameWire("Kozel", tuple(codes(rules.DECK)), max_seats=SEATS)
+SUIT = OneOf(("C", "D", "H", "S"))
+TEAM = PerSeat(SEAT, 2)
+"""A team on the wire: its two seats."""
+MULTIPLIER = Int(1, 1 << 20)
 
 
-def load_options(wire: Wire) -> Options:
-    return Options(**wire)
+def per_team(kind: Kind) -> PerSeat:
+    return PerSeat(kind, 2)
+
+
+OPTIONS = WIRE.options(Options)
+
+TRICK_CARD: Record[tuple[int, Card]] = WIRE.record("TrickCard", tuple, {
+    "seat": field(SEAT),
+    "card": field(CARD),
+})
+
+
+def _teams(state: State) -> tuple[tuple[int, ...], ...]:
+    return TEAMS
+
+
+def _points(state: State) -> tuple[int, int]:
+    return state.points(0), state.points(1)
+
+
+TABLE = {
+    "game": const("kozel"),
+    "seats": const(SEATS),
+    "dealer": field(SEAT),
+    "to_move": field(SEAT, nullable=True),
+    "status": derived(STATUS, "finished", "derived"),
+    "options": field(OPTIONS, default={}),
+    "teams": derived(PerSeat(TEAM, 2), _teams, "always [[0, 2], [1, 3]]"),
+    "trump": field(SUIT, "null until named", nullable=True),
+    "phase": field(OneOf(Phase)),
+    "first_leader": field(SEAT),
+    "turned": field(Pile(0, 9), "cards shown to all while trump was fixed", default=[]),
+    "trick": field(ListOf(TRICK_CARD, 0, 3)),
+    "won": field(per_team(Pile(0, 32)), "per team"),
+    "points": derived(per_team(Int(0, 120)), _points, "per team; derived"),
+    "tricks_played": derived(Int(0, 8), "tricks_played", "derived"),
+    "exchange_done": field(per_team(BOOL), default=[False, False]),
+    "visit": field(Int(0, 4), "seats the lone-trump exchange has visited, from the first leader", default=0),
+    "qc_captured_team": field(Int(0, 1), nullable=True, default=None),
+    "first_deal": field(BOOL, "the match's first deal", default=False),
+    "named_by": field(SEAT, "who names (named) trump: the dealer's left (three cards) or the JC holder",
+                      nullable=True, default=None),
+}
+"""The fields the state and a seat's view share."""
+
+
+STATE_FIELDS = {
+    **TABLE,
+    "hands": field(PerSeat(Pile(0, 9), SEATS)),
+    "undealt": field(Pile(0, 29), "three-card method: the cards waiting for name_trump", default=[]),
+    "received_trump": field(CARD, "the lone trump just given, while the partner's give_back is pending",
+                            nullable=True, default=None),
+}
+STATE_DOC = "A Kozel hand; derived fields may be left out, and must agree when sent."
+STATE = WIRE.record("State", State, STATE_FIELDS, STATE_DOC)
+
+
+def _seat(state: State, seat: int | None) -> int | None:
+    return seat
+
+
+def _hand(state: State, seat: int | None) -> tuple[Card, ...] | None:
+    return None if seat is None else state.hands[seat]
+
+
+def _hand_sizes(state: State, seat: int | None) -> list[int]:
+    return _sizes(state)
+
+
+def _undealt_size(state: State, seat: int | None) -> int:
+    return len(state.undealt)
+
+
+def _received_trump(state: State, seat: int | None) -> Card | None:
+    """The lone trump passed face down is known to the two partners involved."""
+    mover = state.to_move
+    if seat is None or mover is None or rules.team_of(seat) != rules.team_of(mover):
+        return None
+    return state.received_trump
+
+
+VIEW_FIELDS = {
+    "seat": derived(SEAT, _seat, required=True, nullable=True),
+    "hand": derived(Pile(0, 9), _hand, required=True, nullable=True),
+    "hand_sizes": derived(PerSeat(Int(0, 9), SEATS), _hand_sizes, required=True),
+    "undealt_size": derived(Int(0, 29), _undealt_size, required=True),
+    "received_trump": derived(CARD, _received_trump, "shown to the two partners of a pending exchange only",
+                              required=True, nullable=True),
+}
+"""Own hand only (partners do not see each other's); the turned cards; everything played."""
+VIEW = WIRE.view(State, TABLE, VIEW_FIELDS)
+
+MOVES = WIRE.moves_of({
+    Play: ("Play a card.", {"cards": field(CARD_IN_LIST, attr="card")}),
+    NameTrump: ("Name trump: a suit, or (three cards) by the last card received.", {
+        "suit": field(SUIT, nullable=True, default=None),
+        "by_last": field(BOOL, "three cards: the printed suit of the last card the namer receives",
+                         default=False),
+        "deal_order": field(ListOf(SEAT, SEATS, SEATS),
+                            "three cards: the order in which the seats are dealt their packets",
+                            nullable=True, default=None),
+    }),
+    GiveTrump: ("Pass the lone trump to the partner.", {"cards": field(CARD_IN_LIST, attr="card")}),
+    GiveBack: ("Give the partner a card back.", {"cards": field(CARD_IN_LIST, attr="card")}),
+    Pass: ("Keep the lone trump (or have none to give).", {}),
+})
+
+MATCH = WIRE.record("Match", Match, {
+    "pairs_opened": field(per_team(Int(0, 100_000)), attr="totals"),
+    "multiplier": field(MULTIPLIER),
+    "over": field(BOOL),
+    "winner": field(TEAM, "a team", nullable=True),
+    "loser": field(TEAM, "the goat", nullable=True),
+    "next_dealer": field(SEAT),
+    # written with the standing after a hand; when sent, not checked (as ever)
+    "pips_opened": derived(per_team(Int(0, 200_000)), "pips_opened", "derived: two pips a pair",
+                           checked=False),
+    "pairs_left": derived(per_team(Int(0, 1000)), "pairs_left", "derived", checked=False),
+}, "§7.2-7.3: pairs uncovered per team; pass it back to ``score`` and ``deal``.")
+
+HAND_SCORE = WIRE.record("HandScore", HandResult, {
+    "points": field(per_team(Int(0, 120))),
+    "pairs_opened_this_hand": field(per_team(Int(0, 1 << 24)), attr="pairs"),
+    "eggs": field(BOOL),
+    "qc_captured_team": field(Int(0, 1), nullable=True),
+    "multiplier": field(MULTIPLIER),
+    "next_multiplier": field(Int(1, 1 << 21)),
+})
+
+
+# --- the consistency check ---------------------------------------------------------------------
 
 
 def load_state(wire: Wire) -> State:
-    received = wire.get("received_trump")
-    state = State(
-        options=load_options(wire.get("options", {})), dealer=wire["dealer"], trump=wire["trump"],
-        phase=Phase(wire["phase"]), first_leader=wire["first_leader"],
-        hands=tuple(pile(h) for h in wire["hands"]), to_move=wire["to_move"],
-        undealt=pile(wire.get("undealt", [])), turned=pile(wire.get("turned", [])),
-        trick=tuple((t["seat"], CARDS[t["card"]]) for t in wire["trick"]),
-        won=(pile(wire["won"][0]), pile(wire["won"][1])),
-        exchange_done=tuple(wire.get("exchange_done", [False, False])), visit=wire.get("visit", 0),
-        received_trump=None if received is None else CARDS[received],
-        qc_captured_team=wire.get("qc_captured_team"), first_deal=wire.get("first_deal", False),
-        named_by=wire.get("named_by"),
-    )
-    zones = _zones(state)
-    check_deck(rules.DECK, list(chain.from_iterable(pile for _, pile in zones)), lambda: zones)
+    """Build the state and check it; ``InvalidState`` pointers are relative to the state."""
+    state = STATE.load(wire)
+    hands, won = state.hands, state.won
+    found = [*hands[0], *hands[1], *hands[2], *hands[3], *state.undealt, *(card for _, card in state.trick),
+             *won[0], *won[1]]
+    check_deck(rules.DECK, found, lambda: _zones(state))
     if state.received_trump is not None and state.phase != Phase.EXCHANGE:
         raise InvalidState("/received_trump", "a trump is only in transit during the exchange")
     PHASE_CHECKS[state.phase](state)
     _check_won(state)
-    check_derived(wire, _derived(state))
+    STATE.check(wire, state)
     return state
 
 
@@ -59,7 +206,7 @@ def _require(condition: bool, pointer: str, message: str) -> None:
 
 
 def _check_naming(state: State) -> None:
-    left = (state.dealer + 1) % SEATS
+    left = left_of(state.dealer, SEATS)
     _require(state.trump is None, "/trump", "trump is not named yet")
     _require(not state.trick and not any(state.won), "/trick", "no card is played before trump")
     _require(state.to_move == state.first_leader == state.named_by, "/to_move",
@@ -86,7 +233,7 @@ def _check_exchange(state: State) -> None:
     _require(state.options.lone_trump_exchange, "/phase", "the exchange is off")
     _require(not state.trick and not any(state.won), "/trick", "no card is played in the exchange")
     _require(0 <= state.visit < SEATS, "/visit", "the exchange visits seats 0..3 from the first leader")
-    visited = (state.first_leader + state.visit) % SEATS
+    visited = left_of(state.first_leader, SEATS, state.visit)
     sizes = _sizes(state)
     if state.received_trump is None:
         _require(state.to_move == visited and rules.eligible(state, visited), "/to_move",
@@ -106,11 +253,11 @@ def _check_play(state: State) -> None:
     played = state.tricks_played
     leader = state.trick[0][0] if state.trick else state.to_move
     for index, (seat, _) in enumerate(state.trick):
-        _require(leader is not None and seat == (leader + index) % SEATS, f"/trick/{index}/seat",
+        _require(leader is not None and seat == left_of(leader, SEATS, index), f"/trick/{index}/seat",
                  "cards are played clockwise from the leader")
     if leader is None:
         raise InvalidState("/to_move", "a seat is to move during play")
-    _require(state.to_move == (leader + len(state.trick)) % SEATS, "/to_move",
+    _require(state.to_move == left_of(leader, SEATS, len(state.trick)), "/to_move",
              "the next seat clockwise is to move")
     for seat, hand in enumerate(state.hands):
         in_trick = any(s == seat for s, _ in state.trick)
@@ -133,50 +280,10 @@ PHASE_CHECKS = {Phase.NAME_TRUMP: _check_naming, Phase.EXCHANGE: _check_exchange
 def _check_won(state: State) -> None:
     _require(len(state.won[0]) % SEATS == 0 and len(state.won[1]) % SEATS == 0, "/won",
              "teams take whole tricks of four cards")
-    capture = state.qc_captured_team
     taken = state.won[0] + state.won[1]
-    if capture is not None:
+    if state.qc_captured_team is not None:
         _require(rules.QUEEN_OF_CLUBS in taken and rules.SEVEN_OF_CLUBS in taken, "/qc_captured_team",
                  "the queen and the seven of clubs have both been played")
 
 
-def _derived(state: State) -> Wire:
-    return {
-        "status": Status.of(finished=state.phase == Phase.OVER),
-        "teams": [list(team) for team in TEAMS],
-        "points": [state.points(0), state.points(1)],
-        "tricks_played": state.tricks_played,
-    }
-
-
-def _public(state: State) -> Wire:
-    return {
-        "game": "kozel", "seats": SEATS, "dealer": state.dealer, "to_move": state.to_move,
-        **_derived(state), "options": options_wire(state.options), "trump": state.trump,
-        "phase": str(state.phase), "first_leader": state.first_leader, "turned": codes(state.turned),
-        "trick": [{"seat": s, "card": c.code} for s, c in state.trick],
-        "won": [codes(state.won[0]), codes(state.won[1])],
-        "exchange_done": list(state.exchange_done), "visit": state.visit,
-        "qc_captured_team": state.qc_captured_team, "first_deal": state.first_deal,
-        "named_by": state.named_by,
-    }
-
-
-def dump_state(state: State) -> Wire:
-    received = state.received_trump
-    return {**_public(state), "hands": [codes(h) for h in state.hands], "undealt": codes(state.undealt),
-            "received_trump": None if received is None else received.code}
-
-
-def view(state: State, seat: int | None) -> Wire:
-    """Own hand only (partners do not see each other's); the turned cards; everything played.
-    The lone trump passed face down is known to the two partners involved."""
-    received = state.received_trump
-    involved = seat is not None and state.to_move is not None and rules.team_of(seat) == rules.team_of(
-        state.to_move)
-    return {
-        **_public(state), "seat": seat,
-        "hand": None if seat is None else codes(state.hands[seat]),
-        "hand_sizes": _sizes(state), "undealt_size": len(state.undealt),
-        "received_trump": received.code if received is not None and involved else None,
-    }
+FORM: WireForm[State, Move] = WireForm(load_state, STATE.dump, MOVES.load, MOVES.dump, VIEW.dump)
