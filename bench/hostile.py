@@ -123,7 +123,7 @@ def canasta_state(size: int, *, draw_phase: bool = False) -> dict[str, Any]:
     state = evolve(state, hands=tuple(hands), stock=state.stock[moved:])
     if not draw_phase:
         state, _ = play.apply(state, canasta.Draw(MOVER))
-    wire = canasta_wire.dump_state(state)
+    wire = canasta_wire.STATE.dump(state)
     assert Counter(codes(state.hands[MOVER])) == Counter(hand)
     return wire
 
@@ -148,7 +148,7 @@ def canasta_two_cards() -> dict[str, Any]:
                    has_melded=tuple(seat % 2 == MOVER % 2 for seat in range(SEATS)),
                    turn_info=canasta.TurnInfo(keys_at_start=frozenset(melds)))
     state, _ = play.apply(state, canasta.Draw(MOVER))
-    return canasta_wire.dump_state(state)
+    return canasta_wire.STATE.dump(state)
 
 
 def canasta_every_card() -> dict[str, Any]:
@@ -166,7 +166,7 @@ def canasta_every_card() -> dict[str, Any]:
     hands = tuple(mover if seat == MOVER else (CARDS[others.pop()],) for seat in range(SEATS))
     state = evolve(state, hands=hands, pile=(CARDS["4S"],), stock=(CARDS["4C"], *(CARDS[c] for c in rest)))
     state, _ = play.apply(state, canasta.Draw(MOVER))
-    return canasta_wire.dump_state(state)
+    return canasta_wire.STATE.dump(state)
 
 
 def canasta_bodies() -> list[Entry]:
@@ -246,7 +246,7 @@ def _just_under_a_mib(head: bytes, tail: bytes) -> bytes:
 
 
 def schema_bodies() -> list[Entry]:
-    state = canasta_wire.dump_state(canasta.deal_from(canasta.full_deck(4), seats=4, dealer=0,
+    state = canasta_wire.STATE.dump(canasta.deal_from(canasta.full_deck(4), seats=4, dealer=0,
                                                       options=canasta.Options(), side_scores=(0, 0)))
     move = {"seat": state["to_move"], "type": "draw"}
     wrong = {**state, "hands": [[0] * WRONG_ITEMS, *state["hands"][1:]]}

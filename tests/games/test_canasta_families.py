@@ -126,7 +126,7 @@ def forced(state, seat=None):
     """The listing with the search bound at zero: every multi-group move of rules (2)-(3) as families."""
     seat = state.to_move if seat is None else seat
     moves, families = listing.listing(state, seat, steps=0)
-    return moves, [wire.dump_family(f) for f in families]
+    return moves, [wire.FAMILY.dump(f) for f in families]
 
 
 def complete_multi(state):
@@ -184,7 +184,7 @@ def positions(draw, *, most_cards=16):
 def test_every_move_a_family_builds_is_legal(state, rng):
     seat = state.to_move
     for family in listing.listing(state, seat, steps=0)[1]:
-        wired = wire.dump_family(family)
+        wired = wire.FAMILY.dump(family)
         found = GAME.dump_move(families_.witness(state, family))
         assert is_member(wired, found) and legal(state, found) is None, (wired, found)
         every = list(itertools.islice(plans(wired), 5_000))
@@ -210,8 +210,8 @@ def test_a_family_is_listed_exactly_when_it_has_a_move(state):
         list(listing.meld_moves(state, seat, search))
     else:
         listing.pile_takes(state, seat, search)
-    listed = [wire.dump_family(f) for f in listing.listing(state, seat, steps=0)[1]]
-    for family in map(wire.dump_family, search.families):
+    listed = [wire.FAMILY.dump(f) for f in listing.listing(state, seat, steps=0)[1]]
+    for family in map(wire.FAMILY.dump, search.families):
         has_move = any(is_member(family, move) and legal(state, move) is None
                        for move in (build(family, plan) for plan in plans(family)))
         assert (family in listed) == has_move, family
@@ -235,7 +235,7 @@ def test_large_hands_list_a_bounded_answer(cards, phase, seed):
     state = random_position(random.Random(seed), seats=6, variant="classic", cards=cards, phase=phase)
     moves, families = listing.listing(state, 1)
     answer = orjson.dumps({"moves": [GAME.dump_move(m) for m in moves],
-                           "families": [wire.dump_family(f) for f in families]})
+                           "families": [wire.FAMILY.dump(f) for f in families]})
     assert len(moves) + len(families) <= 2_000 and len(answer) <= 300_000
     for family in families:
         assert families_.witness(state, family) is not None

@@ -101,7 +101,6 @@ def _red_threes(state: State, cards: Sequence[Card]) -> int:
     return sum(1 for c in cards if m.is_red_three(c, state.variant))
 
 
-
 @lru_cache(maxsize=8)
 def _counted(hand: tuple[Card, ...]) -> Counter[Card]:
     """How often the hand holds each card; read only. Kept for the few hands being listed, since
@@ -157,7 +156,6 @@ def _check_minimum(state: State, side: int, groups: Sequence[Group], *, exempt: 
     minimum = min_req(state, side)
     if sum(m.points(g.cards, state.variant) for g in groups) < minimum:
         refuse(Reason.BELOW_INITIAL_MINIMUM, f"the first meld needs {minimum} points")
-
 
 
 def may_go_out(state: State, seat: int, melds: Melds) -> bool:

@@ -153,6 +153,10 @@ class State:
     result: Result | None = None
 
     @property
+    def finished(self) -> bool:
+        return self.phase == Phase.HAND_OVER
+
+    @property
     def variant(self) -> str:
         return self.options.variant
 

@@ -3,7 +3,9 @@ side scores for it (the parts are ``melds.side_score``'s), and the match after i
 
 from __future__ import annotations
 
-from service.games.base import Wire, evolve
+from dataclasses import dataclass
+
+from service.games.base import evolve
 from service.games.canasta import melds as m
 from service.games.canasta.melds import CLASSIC, SEED_13
 from service.games.canasta.rules import Phase, Result, State
@@ -46,16 +48,28 @@ def hand_score(state: State, side: int) -> m.SideScore:
         variant=state.variant, big_deck=state.table.big_deck, going_out_bonus=going_out_bonus(state, side))
 
 
-def match_after(state: State, totals: list[int]) -> Wire:
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """§7.2: the match so far, per side. ``target`` and ``next_minimums`` are told the client
+    (``score`` answers them) and never read back: a standing sent with ``deal`` or ``score`` is
+    checked by its totals, ``over``, ``winner`` and next dealer (``MatchRules``)."""
+
+    totals: tuple[int, ...]
+    over: bool
+    winner: tuple[int, ...] | None
+    """The winning side's seats, once over."""
+    next_dealer: int
+    target: int = 0
+    next_minimums: tuple[int, ...] = ()
+
+
+def match_after(state: State, totals: tuple[int, ...]) -> Standing:
     """§7.2: over once the top total reaches the target and nobody shares it."""
     target, spec = state.target(), state.table
     top = max(totals)
     leaders = [side for side, total in enumerate(totals) if total == top]
     over = top >= target and len(leaders) == 1
-    return {
-        "totals": totals, "target": target, "over": over,
-        "winner": list(spec.sides.members(leaders[0])) if over else None,
-        "next_dealer": left_of(state.dealer, state.seats),
-        "next_minimums": [m.min_req(t, state.variant, seats=state.seats, base=state.options.initial_meld_base)
-                          for t in totals],
-    }
+    minimums = tuple(m.min_req(t, state.variant, seats=state.seats, base=state.options.initial_meld_base)
+                     for t in totals)
+    return Standing(totals, over, spec.sides.members(leaders[0]) if over else None,
+                    left_of(state.dealer, state.seats), target, minimums)

@@ -1,14 +1,27 @@
-"""Canasta states and moves to and from the wire, the consistency check, and a seat's view."""
+"""Canasta on the wire (docs/rules/canasta.md §4, §7, §8; API.md, melding games): the state, a
+seat's view, the moves, the families of moves, the hand's score and the match standing, each
+field declared once; their schemas, loaders and dumpers are generated from the declarations
+(``service.wire.form``).
+
+Written by hand: two kinds of value no shared kind has (a side's melds, an object of piles by
+meld key; the meld keys a turn began with, a set), and the consistency check a state passes
+before any rule runs. Input here has already passed the JSON schema, so types and codes are
+right; what is checked is whether the position can arise under the rules."""
 
 from __future__ import annotations
 
 from itertools import chain
+from typing import Any
 
-from service.cards import CARDS, Card, codes, pile
+import marshmallow as ma
+from marshmallow import fields
+
+from service.cards import Card, codes
 from service.errors import InvalidState
-from service.games.base import Status, Wire, check_deck, check_derived, options_wire
-from service.games.canasta import families, rules
+from service.games.base import STATUS, Wire, WireForm, check_deck
 from service.games.canasta import melds as m
+from service.games.canasta import rules
+from service.games.canasta.families import Family, GroupChoice
 from service.games.canasta.rules import (
     AnswerGoOut,
     AskGoOut,
@@ -27,76 +40,212 @@ from service.games.canasta.rules import (
     TakeUpcard,
     TurnInfo,
 )
+from service.games.canasta.scoring import Standing
+from service.games.seating import left_of
+from service.wire.codegen import Source
+from service.wire.form import GameWire, const, derived, field
+from service.wire.kinds import BOOL, CARD_IN_LIST, SEAT, Int, Kind, ListOf, OneOf, PerSeat, Pile
+from service.wire.schemas import CardFields
+
+DECK = len(rules.full_deck(6))
+WIRE = GameWire("Canasta", tuple(dict.fromkeys(codes(rules.full_deck(6)))), max_seats=6)
+CARDS = Pile(0, DECK)
+COUNT = Int(0, DECK)
+POINTS = Int(0, 100)
+KEY = OneOf(m.KEY_ORDER)
+TOTAL = Int(-10_000_000, 10_000_000)
+NATURAL_KEYS = tuple(k for k in m.KEY_ORDER if k not in (m.THREE, m.WILD_KEY))
 
 
-def load_options(wire: Wire) -> Options:
-    return Options(**wire)
+def per_side(kind: Kind) -> PerSeat:
+    return PerSeat(kind, (2, 3))
 
 
-# --- moves -------------------------------------------------------------------------------------
+def per_seat(kind: Kind) -> PerSeat:
+    return PerSeat(kind, (2, 6))
 
 
-def _groups(wire: list[Wire]) -> tuple[Group, ...]:
-    return tuple(Group(g["rank"], pile(g["cards"])) for g in wire)
+OPTIONS = WIRE.options(Options)
+MELDS = WIRE.schema("Melds", {key: field(CARDS, optional=True) for key in m.KEY_ORDER},
+                     "A side's melds by key (a natural rank; `3` the black threes, or in `seed_13` every "
+                     "three; `W` the wild meld of `seed_13`), each its cards.")
+KEY_RANK = {key: index for index, key in enumerate(m.KEY_ORDER)}
 
 
-def load_move(wire: Wire) -> Move:
-    kind, seat = wire["type"], wire["seat"]
-    if kind == TakePile.kind:
-        return TakePile(seat, pile(wire.get("top_cards", ())), _groups(wire.get("melds", [])))
-    if kind == TakeUpcard.kind:
-        return TakeUpcard(seat, pile(wire["show"]))
-    if kind == Meld.kind:
-        return Meld(seat, _groups(wire["melds"]))
-    if kind == ExchangeJoker.kind:
-        return ExchangeJoker(seat, wire["from_side"], wire["rank"], CARDS[wire["cards"][0]])
-    if kind == Discard.kind:
-        return Discard(seat, CARDS[wire["cards"][0]])
-    if kind == AnswerGoOut.kind:
-        return AnswerGoOut(seat, wire["answer"])
-    simple: dict[str, type[Draw | AskGoOut | DeclinePile]] = {
-        Draw.kind: Draw, AskGoOut.kind: AskGoOut, DeclinePile.kind: DeclinePile}
-    return simple[kind](seat)
+class SideMelds(Kind):
+    """A side's melds (``MELDS``): an object of piles by meld key, written in ``KEY_ORDER``; a
+    dict of tuples of cards in the state, in the order the melds were made."""
+
+    def field(self, ctx: CardFields, **kwargs: Any) -> ma.fields.Field:
+        return fields.Nested(MELDS, **kwargs)
+
+    def read(self, src: str, code: Source) -> str:
+        key, cards = code.temp(), code.temp()
+        return f"{{{key}: {CARDS.read(cards, code)} for {key}, {cards} in {src}.items()}}"
+
+    def write(self, src: str, code: Source) -> str:
+        # src is one side's melds, a loop variable: cheap to look up once a key
+        key, order = code.temp(), code.ref(m.KEY_ORDER, "KEY_ORDER")
+        return f"{{{key}: {CARDS.write(f'{src}[{key}]', code)} for {key} in {order} if {key} in {src}}}"
 
 
-def _groups_wire(groups: tuple[Group, ...]) -> list[Wire]:
-    return [{"rank": g.key, "cards": codes(g.cards)} for g in groups]
+class KeySet(ListOf):
+    """Meld keys: a list in ``KEY_ORDER`` on the wire, a frozenset in the state."""
+
+    def read(self, src: str, code: Source) -> str:
+        return f"{code.ref(frozenset, 'frozenset')}({src})"
+
+    def write(self, src: str, code: Source) -> str:
+        return f"{code.ref(sorted, 'sorted')}({src}, key={code.ref(KEY_RANK.__getitem__, 'rank')})"
 
 
-def dump_move(move: Move) -> Wire:
-    wire: Wire = {"seat": move.seat, "type": move.kind}
-    if isinstance(move, TakePile):
-        wire.update(top_cards=codes(move.top_cards), melds=_groups_wire(move.melds))
-    elif isinstance(move, TakeUpcard):
-        wire["show"] = codes(move.show)
-    elif isinstance(move, Meld):
-        wire["melds"] = _groups_wire(move.melds)
-    elif isinstance(move, ExchangeJoker):
-        wire.update(from_side=move.from_side, rank=move.rank, cards=[move.card.code])
-    elif isinstance(move, Discard):
-        wire["cards"] = [move.card.code]
-    elif isinstance(move, AnswerGoOut):
-        wire["answer"] = move.answer
-    return wire
+TURN_INFO = WIRE.record("TurnInfo", TurnInfo, {
+    "drew": field(OneOf(("stock", "pile", "upcard")), nullable=True),
+    "keys_at_start": field(KeySet(KEY, 0, 13), "the side's meld keys when the turn began"),
+    "added_to_old": field(BOOL),
+    "melded_this_turn": field(BOOL),
+    "actions": field(Int(0, 10_000), "meld and exchange_joker moves so far"),
+    "asked": field(BOOL),
+    "permission": field(OneOf(("yes", "no")), nullable=True),
+}, "§4.0: what the current turn has done so far.")
+
+RESULT = WIRE.record("Result", Result, {
+    "reason": field(OneOf(("went_out", "stock_exhausted", "red_three_last"))),
+    "went_out": field(SEAT, nullable=True),
+    "concealed": field(BOOL),
+})
 
 
-def _choice_wire(group: families.GroupChoice) -> Wire:
-    return {"rank": group.key, "naturals": codes(group.naturals), "least": group.least,
-            "most_wild": group.most_wild, "points": group.natural_points}
+def _teams(state: State) -> tuple[tuple[int, ...], ...]:
+    return state.table.sides.all()
 
 
-def dump_family(family: families.Family) -> Wire:
-    low, high = family.cards_left
-    return {"seat": family.seat, "type": family.kind,
-            "top": _choice_wire(family.top) if family.top else None,
-            "groups": [_choice_wire(g) for g in family.groups], "twos": codes(family.twos),
-            "jokers": family.jokers, "two_points": family.two_points, "joker_points": family.joker_points,
-            "top_card_points": family.top_card_points, "least_points": family.least_points,
-            "cards": family.cards, "cards_left": {"least": low, "most": high},
-            "least_canastas": family.least_canastas}
+TABLE = {
+    "game": const("canasta"),
+    "seats": field(OneOf((2, 3, 4, 6))),
+    "dealer": field(SEAT),
+    "to_move": field(SEAT, nullable=True),
+    "status": derived(STATUS, "finished", "derived"),
+    "teams": derived(per_side(ListOf(SEAT, 1, 3)), _teams,
+                     "derived: the sides' seats ([[0, 2], [1, 3]] at four; one seat a side at 2 and 3)"),
+    "options": field(OPTIONS, default={}),
+    "side_scores": field(per_side(TOTAL), "each side's match total before this hand"),
+    "pile": field(CARDS, "top card first"),
+    "pile_frozen": field(BOOL),
+    "melds": field(per_side(SideMelds())),
+    "red_threes": field(per_seat(Pile(0, 6))),
+    "turn": field(SEAT),
+    "phase": field(OneOf(Phase)),
+    "turn_index": field(Int(0, 100_000)),
+    "has_melded": field(per_seat(BOOL)),
+    "turn_info": field(TURN_INFO),
+    "result": field(RESULT, nullable=True),
+}
+"""The fields the state and a seat's view share."""
+
+STATE = WIRE.record("State", State, {
+    **TABLE,
+    "hands": field(per_seat(CARDS)),
+    "stock": field(CARDS, "top card first"),
+}, "A Canasta hand; derived fields may be left out, and must agree when sent.")
 
 
-# --- states ------------------------------------------------------------------------------------
+VIEW = WIRE.view(State, TABLE, {
+    "seat": derived(SEAT, lambda state, seat: seat, required=True, nullable=True),
+    "hand": derived(CARDS, lambda state, seat: None if seat is None else state.hands[seat], required=True,
+                    nullable=True),
+    "hand_sizes": derived(per_seat(COUNT), lambda state, seat: map(len, state.hands), required=True),
+    "stock_size": derived(COUNT, lambda state, seat: len(state.stock), required=True),
+}, "What one seat may see (API.md): its own hand; the other hands and the stock as counts; the "
+   "pile, the melds and the red threes.")
+
+GROUPS = ListOf(WIRE.record("Group", Group, {
+    "rank": field(KEY, "the meld key", attr="key"),
+    "cards": field(CARDS),
+}, "Cards from the hand for one meld key."), 0, 13)
+
+MOVES = WIRE.moves_of({
+    Draw: ("Draw from the stock (two cards at a table of two).", {}),
+    TakePile: ("Take the whole discard pile, melding its top card (§4.3).", {
+        "top_cards": field(CARDS, "hand cards melded with the pile's top card", default=[]),
+        "melds": field(GROUPS, "further groups laid in the same move", default=[]),
+    }),
+    TakeUpcard: ("`seed_108`: the first player takes the upcard, showing what it is for.", {
+        "show": field(CARDS),
+    }),
+    Meld: ("Lay groups from the hand onto the side's melds, new or old.", {"melds": field(GROUPS)}),
+    ExchangeJoker: ("`seed_108`: take a joker from an opponent's meld for a natural card.", {
+        "from_side": field(Int(0, 2)),
+        "rank": field(OneOf(NATURAL_KEYS)),
+        "cards": field(CARD_IN_LIST, attr="card"),
+    }),
+    Discard: ("Discard a card, ending the turn.", {"cards": field(CARD_IN_LIST, attr="card")}),
+    AskGoOut: ("Ask the partner whether to go out (option `ask_permission`).", {}),
+    AnswerGoOut: ("The partner's answer.", {"answer": field(BOOL)}),
+    DeclinePile: ("With the stock gone, leave a pile that need not be taken: the hand ends.", {}),
+})
+
+FAMILY_GROUP = WIRE.record("FamilyGroup", GroupChoice, {
+    "rank": field(KEY, "the meld key", attr="key"),
+    "naturals": field(CARDS),
+    "least": field(COUNT),
+    "most_wild": field(COUNT),
+    "points": field(POINTS, "what each of its naturals is worth", attr="natural_points"),
+}, "A group a family's move may lay: `least` or more of `naturals` (the hand's cards of the key, alike "
+   "for the rules: take the first ones), and at most `most_wild` wild cards from the family's `twos` "
+   "and `jokers`; three cards at least (the top group counts the pile's top card).")
+
+FAMILY = WIRE.record("Family", Family, {
+    "seat": field(SEAT),
+    "type": derived(OneOf((Meld.kind, TakePile.kind)), "kind", required=True, checked=False),
+    "top": field(FAMILY_GROUP, "take_pile: the group of the pile's top card; null for a meld", nullable=True),
+    "groups": field(ListOf(FAMILY_GROUP, 0, 13)),
+    "twos": field(CARDS),
+    "jokers": field(COUNT),
+    "two_points": field(POINTS),
+    "joker_points": field(POINTS),
+    "top_card_points": field(POINTS),
+    "least_points": field(Int(0, 100_000), "the first meld's minimum; null: exempt (a concealed going out)",
+                          nullable=True),
+    "cards": field(COUNT),
+    "cards_left": field(WIRE.record("CardsLeft", tuple, {
+        "least": field(COUNT),
+        "most": field(COUNT, "null: no bound", nullable=True),
+    }, "The mover's hand after the move.")),
+    "least_canastas": field(Int(0, 3)),
+}, "§4.13: the multi-group `meld`s or `take_pile`s of a side without melds, when there are too many to "
+   "list one by one (the rule of a family's moves: ``service.games.canasta.families``).")
+
+SIDE_SCORE = WIRE.record("SideScore", m.SideScore, {
+    "meld_points": field(Int()),
+    "canasta_bonus": field(Int()),
+    "red_three_points": field(Int()),
+    "going_out_bonus": field(Int()),
+    "hand_penalty": field(Int()),
+    "total": derived(Int(), "total", required=True, checked=False),
+}, "§7.1, one side's hand score by its parts.")
+
+HAND_SCORE = WIRE.schema("HandScore", {"sides": field(per_side(SIDE_SCORE)), **RESULT.fields})
+
+
+def hand_score(sides: list[m.SideScore], result: Result) -> Wire:
+    """The hand's part of ``score`` (``HAND_SCORE``): each side's score, and how the hand ended."""
+    return {"sides": [SIDE_SCORE.dump(side) for side in sides], **RESULT.dump(result)}
+
+
+MATCH = WIRE.record("Match", Standing, {
+    "totals": field(per_side(TOTAL)),
+    "target": derived(Int(1, 10_000_000), "target", "derived: the total the match is played to",
+                      checked=False),
+    "over": field(BOOL),
+    "winner": field(ListOf(SEAT, 1, 3), "the winning side's seats, once over", nullable=True),
+    "next_dealer": field(SEAT),
+    "next_minimums": derived(per_side(Int(0, 100_000)), "next_minimums",
+                             "derived: each side's first-meld minimum in the next hand", checked=False),
+}, "§7.2: running totals per side; pass it back to ``score`` and ``deal``.")
+
+
+# --- the consistency check ---------------------------------------------------------------------
 
 
 def _require(condition: bool, pointer: str, message: str) -> None:
@@ -104,41 +253,30 @@ def _require(condition: bool, pointer: str, message: str) -> None:
         raise InvalidState(pointer, message)
 
 
-def _turn_info(wire: Wire) -> TurnInfo:
-    return TurnInfo(wire["drew"], frozenset(wire["keys_at_start"]), wire["added_to_old"],
-                    wire["melded_this_turn"], wire["actions"], wire["asked"], wire["permission"])
-
-
-def _result(wire: Wire | None) -> Result | None:
-    return None if wire is None else Result(wire["reason"], wire["went_out"], wire["concealed"])
-
-
 def load_state(wire: Wire) -> State:
-    options = load_options(wire.get("options", {}))
-    seats = wire["seats"]
-    _require(seats in rules.PLAYER_COUNTS[options.variant], "/seats",
-             f"{options.variant} is played by {rules.PLAYER_COUNTS[options.variant]} players")
-    sides = rules.table(seats, options.variant).sides.count
-    for name, count in (("hands", seats), ("red_threes", seats), ("has_melded", seats),
-                        ("side_scores", sides), ("melds", sides)):
-        per = "seat" if count == seats else "side"
-        _require(len(wire[name]) == count, f"/{name}", f"one entry per {per}: {count}")
-    _require(wire["dealer"] < seats, "/dealer", f"seats are 0..{seats - 1}")
-    _require(wire["turn"] < seats, "/turn", f"seats are 0..{seats - 1}")
-    state = State(
-        options=options, seats=seats, dealer=wire["dealer"], side_scores=tuple(wire["side_scores"]),
-        hands=tuple(pile(h) for h in wire["hands"]), stock=pile(wire["stock"]), pile=pile(wire["pile"]),
-        pile_frozen=wire["pile_frozen"],
-        melds=tuple({key: pile(cards) for key, cards in side.items()} for side in wire["melds"]),
-        red_threes=tuple(pile(r) for r in wire["red_threes"]), turn=wire["turn"], to_move=wire["to_move"],
-        phase=Phase(wire["phase"]), turn_index=wire["turn_index"], has_melded=tuple(wire["has_melded"]),
-        turn_info=_turn_info(wire["turn_info"]), result=_result(wire.get("result")),
-    )
+    """Build the state and check it; ``InvalidState`` pointers are relative to the state."""
+    state = STATE.load(wire)
+    _check_table(state)
     _check_cards(state)
     _check_melds(state)
     _check_turn(state)
-    check_derived(wire, _derived(state))
+    STATE.check(wire, state)
     return state
+
+
+def _check_table(state: State) -> None:
+    """The variant's table (§2.4): its seat numbers, an entry per seat or per side."""
+    seats, variant = state.seats, state.variant
+    _require(seats in rules.PLAYER_COUNTS[variant], "/seats",
+             f"{variant} is played by {rules.PLAYER_COUNTS[variant]} players")
+    sides = state.table.sides.count
+    entries = {"hands": state.hands, "red_threes": state.red_threes, "has_melded": state.has_melded,
+               "side_scores": state.side_scores, "melds": state.melds}
+    for name, values in entries.items():
+        count, per = (sides, "side") if name in ("side_scores", "melds") else (seats, "seat")
+        _require(len(values) == count, f"/{name}", f"one entry per {per}: {count}")
+    _require(state.dealer < seats, "/dealer", f"seats are 0..{seats - 1}")
+    _require(state.turn < seats, "/turn", f"seats are 0..{seats - 1}")
 
 
 def _zones(state: State) -> list[tuple[str, tuple[Card, ...]]]:
@@ -182,79 +320,50 @@ def _check_melds(state: State) -> None:
 
 
 def _check_turn(state: State) -> None:
-    phase, info, n = state.phase, state.turn_info, state.seats
-    _require(state.turn == (state.dealer + 1 + state.turn_index) % n, "/turn",
+    """Whose turn and whose move (§4.0): the turns go clockwise from the dealer's left; the
+    asked partner answers; nobody moves once the hand is over."""
+    phase, n = state.phase, state.seats
+    _require(state.turn == left_of(state.dealer, n, 1 + state.turn_index), "/turn",
              "turns go clockwise from the dealer's left: turn = dealer + 1 + turn_index")
-    over = phase == Phase.HAND_OVER
-    _require((state.result is not None) == over, "/result", "a result exactly once the hand is over")
-    expected = None if over else (state.turn + 2) % n if phase == Phase.AWAIT_ANSWER else state.turn
+    _require((state.result is not None) == state.finished, "/result",
+             "a result exactly once the hand is over")
+    asked = phase == Phase.AWAIT_ANSWER
+    expected = None if state.finished else left_of(state.turn, n, 2) if asked else state.turn
     _require(state.to_move == expected, "/to_move", f"seat {expected} is to move")
-    if over:
-        _check_result(state)
+    if state.result is not None:
+        _check_result(state, state.result)
         return
     for seat, hand in enumerate(state.hands):
         _require(bool(hand), f"/hands/{seat}", "a hand in progress leaves every player a card")
-    _require(set(info.keys_at_start) <= set(state.melds[state.side_of(state.turn)]),
-             "/turn_info/keys_at_start",
+    _check_turn_info(state, state.turn_info)
+
+
+def _check_turn_info(state: State, info: TurnInfo) -> None:
+    """What the turn has done fits its phase (§4.0, §4.8)."""
+    phase, melds = state.phase, state.melds[state.side_of(state.turn)]
+    _require(info.keys_at_start <= melds.keys(), "/turn_info/keys_at_start",
              "the side's melds when the turn began are still its melds")
     if phase == Phase.DRAW:
         _require(info == TurnInfo(keys_at_start=info.keys_at_start), "/turn_info",
                  "nothing has happened yet in a turn that is to draw")
-        _require(info.keys_at_start == frozenset(state.melds[state.side_of(state.turn)]),
-                 "/turn_info/keys_at_start", "the side's meld keys as the turn begins")
+        _require(info.keys_at_start == melds.keys(), "/turn_info/keys_at_start",
+                 "the side's meld keys as the turn begins")
     else:
         _require(info.drew is not None, "/turn_info/drew", "the turn has drawn")
         _require(info.asked == (info.permission is not None) or phase == Phase.AWAIT_ANSWER,
                  "/turn_info/permission", "an answer only to a question")
     if phase == Phase.AWAIT_ANSWER:
-        _require(info.asked and info.permission is None and state.options.ask_permission and n in (4, 6),
-                 "/turn_info/asked", "a question is waiting for its answer")
+        _require(info.asked and info.permission is None and state.options.ask_permission
+                 and state.seats in (4, 6), "/turn_info/asked", "a question is waiting for its answer")
 
 
-def _check_result(state: State) -> None:
-    result = state.result
-    assert result is not None
+def _check_result(state: State, result: Result) -> None:
     if result.reason == "went_out":
         seat = result.went_out
         _require(seat is not None and seat < state.seats and not state.hands[seat], "/result/went_out",
                  "the seat that went out holds no card")
     else:
-        _require(result.went_out is None and not result.concealed, "/result/went_out",
-                 "nobody went out")
+        _require(result.went_out is None and not result.concealed, "/result/went_out", "nobody went out")
 
 
-def _derived(state: State) -> Wire:
-    return {"status": Status.of(finished=state.phase == Phase.HAND_OVER),
-            "teams": [list(state.table.sides.members(s)) for s in range(state.table.sides.count)]}
-
-
-def _melds_wire(melds: rules.Melds) -> Wire:
-    return {key: codes(melds[key]) for key in m.KEY_ORDER if key in melds}
-
-
-def _public(state: State) -> Wire:
-    info, result = state.turn_info, state.result
-    return {
-        "game": "canasta", "seats": state.seats, "dealer": state.dealer, "to_move": state.to_move,
-        **_derived(state), "options": options_wire(state.options), "side_scores": list(state.side_scores),
-        "pile": codes(state.pile), "pile_frozen": state.pile_frozen,
-        "melds": [_melds_wire(melds) for melds in state.melds],
-        "red_threes": [codes(r) for r in state.red_threes], "turn": state.turn, "phase": str(state.phase),
-        "turn_index": state.turn_index, "has_melded": list(state.has_melded),
-        "turn_info": {"drew": info.drew, "keys_at_start": [k for k in m.KEY_ORDER if k in info.keys_at_start],
-                      "added_to_old": info.added_to_old, "melded_this_turn": info.melded_this_turn,
-                      "actions": info.actions, "asked": info.asked, "permission": info.permission},
-        "result": None if result is None else {"reason": result.reason, "went_out": result.went_out,
-                                               "concealed": result.concealed},
-    }
-
-
-def dump_state(state: State) -> Wire:
-    return {**_public(state), "hands": [codes(h) for h in state.hands], "stock": codes(state.stock)}
-
-
-def view(state: State, seat: int | None) -> Wire:
-    """API.md: the own hand; the other hands and the stock as counts; the pile, the melds and
-    the red threes public."""
-    return {**_public(state), "seat": seat, "hand": None if seat is None else codes(state.hands[seat]),
-            "hand_sizes": [len(h) for h in state.hands], "stock_size": len(state.stock)}
+FORM: WireForm[State, Move] = WireForm(load_state, STATE.dump, MOVES.load, MOVES.dump, VIEW.dump, FAMILY.dump)
