@@ -15,6 +15,7 @@ from tests.games.family_laws import _all_unplayed, _hidden_in_family, _trick_fam
 OUT_OF_TURN = ("molodka",)
 """The move types a seat other than the one to move may make (§4.2(b), the molodka)."""
 
+
 def hidden(state: dict[str, Any], seat: int | None) -> Counter[str]:
     """The codes ``seat`` must not see: the stock under the trump card, the other hands, face-down
     plays of others, and (unless ``open_play``) the others' won piles."""

@@ -3,9 +3,11 @@ game, so that each one passes the consistency check."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from service.cards import cards
+from service.errors import InvalidState
 from service.games.seating import clockwise, left_of
 from service.games.tricks.sets import Lead, Respond
 
@@ -63,3 +65,12 @@ def lead(seat: int, text: str) -> Lead:
 
 def respond(seat: int, text: str, mode: str | None = None) -> Respond:
     return Respond(seat, cards(text), mode)
+
+
+def refused(call: Callable[[], Any]) -> tuple[type, str, str] | None:
+    """How ``call`` refuses a state or a match (its class, pointer and message), or None."""
+    try:
+        call()
+    except InvalidState as error:
+        return type(error), error.errors[0].pointer, error.errors[0].message
+    return None

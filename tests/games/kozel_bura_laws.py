@@ -14,6 +14,7 @@ from tests.games.family_laws import _all_unplayed, _hidden_in_family, _trick_fam
 OUT_OF_TURN = ("molodka",)
 """The move types a seat other than the one to move may make (§4.2(b), the molodka)."""
 
+
 def hidden(state: dict[str, Any], seat: int | None) -> Counter[str]:
     """The codes ``seat`` must not see: the stock under the trump card and the other hands."""
     return _hidden_in_family(state, seat, face_down=False)  # every card is played face up

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from service.cards import cards, codes
-from service.errors import InvalidState
+from service.cards import SeedStream, cards, codes
+from service.errors import InvalidMatch, InvalidState
+from service.games.base import DealSetup
 from service.games.bura import Bura, rules
 from service.games.bura.rules import Claim, Declare, Pass
 from service.games.tricks import beats_set, draw_round, sets
 from service.games.tricks.sets import Lead, Molodka, Respond
-from tests.games.family import lead, position, respond
+from tests.games.family import lead, position, refused, respond
 from tests.games.steps import play_out, refusal
 
 GAME = Bura()
@@ -164,15 +165,15 @@ def test_4_2d_E6_claims():
         c for c in DECK if c not in ["AS", "10H", "KD", "QC", "JS", "9C", "AH", "7C"])])
     assert false.points(0) == 30
     ended = at(false, Claim(0))
-    assert rules.result(ended) == rules.HandResult("claim_false", 0, (1,), (0,))
+    assert rules.result(ended) == rules.HandResult("claim_false", 0, (1,), (0,), (30, 79))
     right = strict(["AH", "7C"], won=["AS 10H 10D 6C", " ".join(
         c for c in DECK if c not in ["AS", "10H", "10D", "6C", "AH", "7C"])])
-    assert rules.result(at(right, Claim(0))) == rules.HandResult("claim_correct", 0, (0,), (1,))
+    assert rules.result(at(right, Claim(0))) == rules.HandResult("claim_correct", 0, (0,), (1,), (31, 78))
 
 
 def test_7_2_false_claim_with_three_players_makes_every_other_seat_a_winner():
     state = strict(["AH", "7C", "8C"], rest_to=2)
-    assert rules.result(at(state, Claim(0))) == rules.HandResult("claim_false", 0, (1, 2), (0,))
+    assert rules.result(at(state, Claim(0))) == rules.HandResult("claim_false", 0, (1, 2), (0,), (0, 0, 109))
 
 
 def test_4_2e_E7_bura_wins_regardless_of_points():
@@ -224,6 +225,30 @@ def test_7_3_match_over_at_target():
              "next_dealer": claimed.dealer, "next_leader": 0}
     answer = GAME.score(claimed, match)["match"]
     assert answer["over"] and answer["winner"] == [0] and answer["match_scores"] == [11, 3]
+
+
+GOING_ON = {"match_scores": [3, 4], "void_streak": 0, "over": False, "winner": None, "next_dealer": 1,
+            "next_leader": 0}
+
+
+@pytest.mark.parametrize(("changes", "refusal", "pointer", "message"), [
+    ({"match_scores": [3, 4, 0]}, InvalidState, "/match/match_scores", "one entry per seat (2)"),
+    ({"over": True}, InvalidMatch, "/match/over", "the match is over: deal a new one without a match"),
+    ({"match_scores": [11, 4]}, InvalidMatch, "/match/match_scores", "a seat has 11 games: the match is over"),
+    ({"winner": [1]}, InvalidMatch, "/match/winner", "a match that is not over has no winner"),
+    ({"next_leader": 2}, InvalidMatch, "/match/next_leader", "seats are 0..1"),
+    ({"next_dealer": 0}, InvalidMatch, "/match/next_dealer", "the match says seat 0 deals this hand"),
+])
+def test_7_3_a_match_that_cannot_go_on_is_refused(changes, refusal, pointer, message):
+    claimed = at(strict(["AH", "7C"], rest_to=0), Claim(0))
+    assert claimed.dealer == 1 and GAME.score(claimed, GOING_ON)["match"]["match_scores"] == [4, 4]
+    assert refused(lambda: GAME.score(claimed, {**GOING_ON, **changes})) == (refusal, pointer, message)
+
+
+def test_7_3_the_match_says_who_deals_and_who_leads():
+    wrong = refused(lambda: GAME.deal(DealSetup(2, 0, {}, GOING_ON), SeedStream("match")))
+    assert wrong == (InvalidMatch, "/dealer", "the match says seat 1 deals this hand")
+    assert GAME.deal(DealSetup(2, 1, {}, {**GOING_ON, "next_leader": 1}), SeedStream("match")).to_move == 1
 
 
 def test_7_3_next_leader_last_trick_winner_option():

@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 
 from service.cards import SeedStream, cards, codes
-from service.errors import InvalidState
+from service.errors import InvalidMatch, InvalidState
 from service.games.base import DealSetup
 from service.games.kozel_bura import KozelBura, rules
 from service.games.tricks import draw_round, sets
 from service.games.tricks.sets import Molodka
-from tests.games.family import lead, position, respond
+from tests.games.family import lead, position, refused, respond
 from tests.games.steps import play_out, refusal
 
 GAME = KozelBura()
@@ -197,6 +197,28 @@ def test_7_2_E10_eggs_and_the_match():
     second = GAME.score(second_hand, match)["match"]
     assert second["penalties"] == [8, 14] and second["over"] and second["losers"] == [1]
     assert second["winner"] == [0] and second["multiplier"] == 1
+
+
+GOING_ON = {"penalties": [8, 10], "multiplier": 1, "over": False, "losers": None, "winner": None,
+            "next_dealer": 1}
+
+
+@pytest.mark.parametrize(("changes", "refusal", "pointer", "message"), [
+    ({"penalties": [8, 10, 0]}, InvalidState, "/match/penalties", "one entry per seat (2)"),
+    ({"over": True}, InvalidMatch, "/match/over", "the match is over: deal a new one without a match"),
+    ({"losers": [1]}, InvalidMatch, "/match/over", "the match is over: deal a new one without a match"),
+    ({"winner": [0]}, InvalidMatch, "/match/over", "the match is over: deal a new one without a match"),
+    ({"next_dealer": 0}, InvalidMatch, "/match/next_dealer", "the match says seat 0 deals this hand"),
+])
+def test_7_2_a_match_that_cannot_go_on_is_refused(changes, refusal, pointer, message):
+    hand = _played_out((70, 50), (True, True))
+    assert hand.dealer == 1 and GAME.score(hand, GOING_ON)["match"]["penalties"] == [8, 12]
+    assert refused(lambda: GAME.score(hand, {**GOING_ON, **changes})) == (refusal, pointer, message)
+
+
+def test_7_2_the_match_says_who_deals():
+    wrong = refused(lambda: GAME.deal(DealSetup(2, 0, {}, GOING_ON), SeedStream("match")))
+    assert wrong == (InvalidMatch, "/dealer", "the match says seat 1 deals this hand")
 
 
 def test_7_2_egg_compounding():

@@ -18,6 +18,7 @@ from service.games.tricks.sets import Ending, Lead, Molodka, Phase, Respond, Sta
 DECK: tuple[Card, ...] = deck(("6", "7", "8", "9", "10", "J", "Q", "K", "A"))
 HAND_SIZE = 3
 
+
 class Reason(base.Reason):
     HAND_FINISHED = "hand_finished", "§4.2 no move once the hand is over"
     WRONG_PHASE = (
@@ -77,12 +78,10 @@ class Pass:
 Move = Lead | Molodka | Respond | Claim | Declare | Pass
 
 
-def deal(
-    *, players: int, dealer: int, leader: int | None, options: Options, source: DeckSource
-) -> State:
-    state = sets.deal(source.order(DECK), seats=players, dealer=dealer, hand_size=HAND_SIZE,
-                        options=options)
-    return state if leader is None else evolve(state, leader=leader, to_move=leader)
+def deal(*, players: int, dealer: int, leader: int, options: Options, source: DeckSource) -> State:
+    """§3; the match says who leads (§7.3: the dealer's left, or the last trick's taker)."""
+    state = sets.deal(source.order(DECK), seats=players, dealer=dealer, hand_size=HAND_SIZE, options=options)
+    return state if leader == state.leader else evolve(state, leader=leader, to_move=leader)
 
 
 # --- legality ----------------------------------------------------------------------------------
@@ -176,27 +175,31 @@ def _end(state: State, ending: Ending, event: Event) -> tuple[State, list[Event]
 class HandResult:
     reason: str
     seat: int | None
+    """Who claimed or declared."""
     winners: tuple[int, ...]
     losers: tuple[int, ...]
+    points: tuple[int, ...]
+    """The card points each seat took."""
 
 
 def result(state: State) -> HandResult:
     ending = state.ending
     assert ending is not None
-    everyone = tuple(range(state.seats))
+    points = state.card_points
     if ending.kind == "void" or ending.seat is None:
-        return HandResult("void", None, (), ())
+        return HandResult("void", None, (), (), points)
     seat = ending.seat
-    others = tuple(s for s in everyone if s != seat)
+    others = tuple(s for s in range(state.seats) if s != seat)
     if ending.kind == "claim" and state.points(seat) < state.options.winning_points:
-        return HandResult("claim_false", seat, others, (seat,))
+        return HandResult("claim_false", seat, others, (seat,), points)
     reason = "claim_correct" if ending.kind == "claim" else ending.kind
-    return HandResult(reason, seat, (seat,), others)
+    return HandResult(reason, seat, (seat,), others, points)
 
 
 @dataclass(frozen=True, slots=True)
 class Match:
-    match_scores: tuple[int, ...]
+    totals: tuple[int, ...]
+    """The games each seat has won."""
     void_streak: int
     over: bool
     winner: tuple[int, ...] | None
@@ -204,11 +207,20 @@ class Match:
     next_leader: int
 
 
+def new_match(*, seats: int, dealer: int) -> Match:
+    return Match((0,) * seats, 0, False, None, dealer, left_of(dealer, seats))
+
+
+def hand_value(match: Match, options: Options) -> int:
+    """§7.3: the games each winner adds: one, and one more per void hand before it (void_carry)."""
+    return 1 + match.void_streak if options.void_carry else 1
+
+
 def match_after(match: Match, state: State) -> Match:
     """§7.3: winners add the hand's value; the deal passes to a single winner, else to the left."""
     outcome, options = result(state), state.options
-    value = 1 + match.void_streak if options.void_carry else 1
-    scores = tuple(v + (value if s in outcome.winners else 0) for s, v in enumerate(match.match_scores))
+    value = hand_value(match, options)
+    scores = tuple(v + (value if s in outcome.winners else 0) for s, v in enumerate(match.totals))
     void_streak = match.void_streak + 1 if outcome.reason == "void" else 0
     over = max(scores) >= options.target_games
     winner = tuple(s for s, v in enumerate(scores) if v == max(scores)) if over else None

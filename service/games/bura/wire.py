@@ -1,75 +1,94 @@
-"""Bura's states and moves to and from their wire form (docs/rules/bura.md §4.1, §7, §8), the
-consistency check a state passes beyond the family's, and the views."""
+"""Bura on the wire (docs/rules/bura.md §4.1, §7, §8): the family's state and view
+(``tricks.sets_schemas``) with Bura's passes and result, the moves, and the match standing, each
+field declared once; their schemas, loaders and dumpers are generated from the declarations.
+
+Written by hand: the consistency check a state passes beyond the family's (§5.4, §6)."""
 
 from __future__ import annotations
 
+from service.cards import codes
 from service.errors import InvalidState
-from service.games.base import Wire, check_derived, options_wire
+from service.games.base import Wire, WireForm
 from service.games.bura import rules
-from service.games.bura.rules import Claim, Declare, Move, Options, Pass
+from service.games.bura.rules import Claim, Declare, HandResult, Match, Move, Options, Pass
 from service.games.seating import left_of
-from service.games.tricks import sets_wire
-from service.games.tricks.sets import Ending, Lead, Molodka, Phase, Respond, State
+from service.games.tricks import sets_schemas, sets_wire
+from service.games.tricks.sets import Ending, Phase, State
+from service.games.tricks.sets_schemas import CARD_POINTS, TRICK_MOVES, Family
+from service.wire.form import field
+from service.wire.kinds import BOOL, SEAT, Int, ListOf, OneOf
+
+WIRE = Family("Bura", tuple(codes(rules.DECK)), max_seats=6, game="bura", hand_size=rules.HAND_SIZE,
+              phases=tuple(Phase), endings=("claim", "bura", "moscow", "void"))
+OPTIONS = WIRE.options(Options)
+
+RESULT = WIRE.record("Result", HandResult, {
+    "reason": field(OneOf(("claim_correct", "claim_false", "bura", "moscow", "void"))),
+    "seat": field(SEAT, "who claimed or declared", nullable=True),
+    "winners": field(ListOf(SEAT)),
+    "losers": field(ListOf(SEAT)),
+    "points": field(WIRE.per_seat(CARD_POINTS)),
+}, "§7.2: the hand's result.")
+
+
+def _face_down(state: State) -> bool:
+    """Discards lie face down unless the seats play open (seed variant 40.a)."""
+    return not state.options.open_play
+
+
+STATE, VIEW = sets_schemas.state_and_view(WIRE, options=OPTIONS, result=RESULT, outcome=rules.result,
+                                          face_down=_face_down, extra={
+    "passes": field(Int(0, 6), "seats that passed in the final claim round", default=0),
+})
+
+MOVES = WIRE.moves_of({
+    **TRICK_MOVES,
+    Claim: ("I have 31.", {}),
+    Declare: ("Show bura (three trumps) or Moscow (three aces).", {
+        "combination": field(OneOf(("bura", "moscow"))),
+    }),
+    Pass: ("Decline to claim in the final round.", {}),
+})
+
+MATCH = WIRE.record("Match", Match, {
+    "match_scores": field(WIRE.per_seat(Int(0, 100_000)), attr="totals"),
+    "void_streak": field(Int(0, 10_000)),
+    "over": field(BOOL),
+    "winner": field(ListOf(SEAT), "the seats with the most games once the match is over", nullable=True),
+    "next_dealer": field(SEAT),
+    "next_leader": field(SEAT),
+}, "§7.3: the match so far; pass it back to ``score`` and ``deal``.")
+
+HAND_SCORE = WIRE.schema("HandScore", {
+    **RESULT.fields,
+    "value": field(Int(0, 10_001), "games each winner adds (1 + void hands before it, with void_carry)"),
+})
+
+
+def hand_score(state: State, match: Match) -> Wire:
+    """The hand's part of ``score`` (``HAND_SCORE``): its result, and what it is worth."""
+    return {**RESULT.dump(rules.result(state)), "value": rules.hand_value(match, state.options)}
+
+
+# --- consistency (§5.4, §6) --------------------------------------------------------------------
 
 
 def load_state(wire: Wire) -> State:
     """Build the state and check it; ``InvalidState`` pointers are relative to the state."""
-    options = Options(**wire.get("options", {}))
-    state = sets_wire.load(wire, options=options, deck=rules.DECK, variant=rules.variant(options))
+    state = STATE.load(wire)
+    sets_wire.check(state, deck=rules.DECK, variant=rules.variant(state.options))
     _check_phase(state)
-    check_derived(wire, {"result": result_wire(state) if state.ending else None,
-                         "status": sets_wire.status(state), "trump": state.trump,
-                         "points": list(state.card_points)})
+    STATE.check(wire, state)
     return state
-
-
-def dump_state(state: State) -> Wire:
-    dumped = sets_wire.dump(state, game="bura", options=options_wire(state.options))
-    dumped["passes"] = state.passes
-    dumped["result"] = result_wire(state) if state.ending else None
-    return dumped
-
-
-def result_wire(state: State) -> Wire:
-    outcome = rules.result(state)
-    return {"reason": outcome.reason, "seat": outcome.seat, "winners": list(outcome.winners),
-            "losers": list(outcome.losers), "points": list(state.card_points)}
-
-
-def view(state: State, seat: int | None) -> Wire:
-    hidden = not state.options.open_play
-    return sets_wire.view(state, seat, dumped=dump_state(state), face_down_play=hidden)
-
-
-def load_move(move: Wire) -> Move:
-    kind, seat = move["type"], move["seat"]
-    if kind == Claim.kind:
-        return Claim(seat)
-    if kind == Declare.kind:
-        return Declare(seat, move["combination"])
-    if kind == Pass.kind:
-        return Pass(seat)
-    return sets_wire.load_trick_move(move)
-
-
-def dump_move(move: Move) -> Wire:
-    if isinstance(move, Lead | Molodka | Respond):
-        return sets_wire.dump_trick_move(move)
-    if isinstance(move, Declare):
-        return {"seat": move.seat, "type": move.kind, "combination": move.combination}
-    return {"seat": move.seat, "type": move.kind}
-
-
-# --- consistency (§5.4, §6) --------------------------------------------------------------------
 
 
 def _check_phase(state: State) -> None:
     """§5.4, §6: the final claim round comes once every card is played; an ending ends the hand."""
     played_out = not state.stock and not any(state.hands) and state.trick is None
     ending = state.ending
-    if (state.phase == Phase.OVER) != (ending is not None):
+    if state.finished != (ending is not None):
         raise InvalidState("/ending", "an ending is set exactly when the phase is over")
-    if state.phase == Phase.OVER and state.to_move is not None:
+    if state.finished and state.to_move is not None:
         raise InvalidState("/to_move", "nobody moves once the hand is over")
     if state.phase == Phase.PLAY and played_out:
         raise InvalidState("/phase", "every card is played: the phase is final_claims")
@@ -105,3 +124,6 @@ def _check_ending(state: State, ending: Ending) -> None:
         raise InvalidState("/ending", f"the declarer's hand does not form {ending.kind}")
     if ending.kind == "claim" and ending.seat is None:
         raise InvalidState("/ending/seat", "a claim has a claimant")
+
+
+FORM: WireForm[State, Move] = WireForm(load_state, STATE.dump, MOVES.load, MOVES.dump, VIEW.dump)

@@ -21,6 +21,7 @@ DECKS: dict[int, tuple[Card, ...]] = {
 }
 CLAIM_POINTS = 31  # §7.2: a loser with 31 or more pays the smallest penalty
 
+
 class Reason(base.Reason):
     HAND_FINISHED = "hand_finished", "§4.2 no move once the hand is over"
     WRONG_PHASE = "wrong_phase", "§4.2 the move does not fit the moment (lead or answer)"
@@ -109,15 +110,16 @@ class HandResult:
     reason: str
     """``bura``, ``played_out`` (one seat has the most points) or ``eggs`` (a tie for the most)."""
     winner: int | None
+    points: tuple[int, ...]
+    """The card points each seat took."""
 
 
 def result(state: State) -> HandResult:
-    ending = state.ending
+    ending, points = state.ending, state.card_points
     if ending is not None and ending.kind == "bura":
-        return HandResult("bura", ending.seat)
-    points = list(state.card_points)
+        return HandResult("bura", ending.seat, points)
     best = [s for s, p in enumerate(points) if p == max(points)]
-    return HandResult("played_out", best[0]) if len(best) == 1 else HandResult("eggs", None)
+    return HandResult("played_out", best[0], points) if len(best) == 1 else HandResult("eggs", None, points)
 
 
 def penalties(state: State, multiplier: int) -> tuple[int, ...]:
@@ -136,16 +138,26 @@ def penalties(state: State, multiplier: int) -> tuple[int, ...]:
 
 @dataclass(frozen=True, slots=True)
 class Match:
-    penalties: tuple[int, ...]
+    totals: tuple[int, ...]
+    """The penalty points of each seat."""
     multiplier: int
     over: bool
     losers: tuple[int, ...] | None
+    """The goats: the seats at or past the penalty limit."""
+    winner: tuple[int, ...] | None
+    """Every other seat, once the match is over."""
     next_dealer: int
 
 
+def new_match(*, seats: int, dealer: int) -> Match:
+    return Match((0,) * seats, 1, False, None, None, dealer)
+
+
 def match_after(match: Match, state: State) -> Match:
-    totals = tuple(a + b for a, b in zip(match.penalties, penalties(state, match.multiplier), strict=True))
+    """§7.2: penalties add up; eggs double the next hand; a seat at the limit ends the match."""
+    totals = tuple(a + b for a, b in zip(match.totals, penalties(state, match.multiplier), strict=True))
     eggs = result(state).reason == "eggs"
     multiplier = (2 * match.multiplier if state.options.egg_compounding else 2) if eggs else 1
     losers = tuple(s for s, p in enumerate(totals) if p >= state.options.penalty_limit)
-    return Match(totals, multiplier, bool(losers), losers or None, left_of(state.dealer, state.seats))
+    winner = tuple(s for s in range(state.seats) if s not in losers) if losers else None
+    return Match(totals, multiplier, bool(losers), losers or None, winner, left_of(state.dealer, state.seats))

@@ -112,6 +112,10 @@ class State:
     def trump(self) -> str:
         return self.trump_card.suit or ""
 
+    @property
+    def finished(self) -> bool:
+        return self.phase is Phase.OVER
+
     def points(self, seat: int) -> int:
         return self.card_points[seat]
 

@@ -1,123 +1,250 @@
-"""Schemas of tricks of sets: the Bura family's state, view and trick moves, built per game
-(names carry the game's prefix, card codes are the game's deck)."""
+"""Tricks of sets on the wire, declared once for every game of the Bura family: the fields a
+state and a seat's view share, the state's and the view's own, the trick and its plays, and the
+trick moves. A game names its vocabulary (a ``Family``: prefix, deck, largest table, hand) and
+adds what is its own (its result, Bura's ``passes``, its other moves); the schemas, loaders and
+dumpers are generated from the declarations (``service.wire.form``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import marshmallow as ma
-from marshmallow import fields, validate
 
-from service.cards import SUITS
-from service.games.tricks.sets import Lead, Molodka, Respond
-from service.wire.fields import StrictBoolean, StrictInteger
-from service.wire.schemas import CardFields, named, one_of
+from service.cards import SUITS, Card
+from service.games.base import STATUS
+from service.games.tricks import card_points
+from service.games.tricks.sets import POINTS, Ending, Lead, Molodka, Phase, Played, Respond, State, Trick
+from service.wire.codegen import Source
+from service.wire.form import Field, GameWire, Record, View, computed, const, derived, field
+from service.wire.kinds import BOOL, CARD, SEAT, Int, Kind, ListOf, OneOf, Options, PerSeat, Pile
+from service.wire.schemas import CardFields
+
+DERIVED = "derived"
+CARD_POINTS = Int(0, 120)
+TRICK_CARDS = Pile(1, 3)
+Seen = Callable[[State, int | None], Any]
+"""What a seat sees of a state: a view's own field."""
+
+
+class Nullable(Kind):
+    """A value of ``kind`` or null, as an entry of a list (a field is nullable by ``nullable=``)."""
+
+    def __init__(self, kind: Kind) -> None:
+        self.kind, self.plain = kind, kind.plain
+
+    def field(self, ctx: CardFields, **kwargs: Any) -> ma.fields.Field:
+        return self.kind.field(ctx, allow_none=True, **kwargs)
+
+    def read(self, src: str, code: Source) -> str:
+        return src if self.plain else f"None if {src} is None else {self.kind.read(src, code)}"
+
+    def write(self, src: str, code: Source) -> str:
+        return src if self.plain else f"None if {src} is None else {self.kind.write(src, code)}"
 
 
 @dataclass(frozen=True)
-class Family(CardFields):
-    """One game of the family, as its schemas need it."""
+class Family(GameWire):
+    """One game of the family on the wire: its card and seat fields, and what its hands hold."""
 
     game: str
     hand_size: int
-    phases: tuple[str, ...]
-    ending_kinds: tuple[str, ...]
+    phases: tuple[Phase, ...]
+    endings: tuple[str, ...]
 
-    def per_seat(self, field: fields.Field, **kwargs: Any) -> fields.List:
-        return fields.List(field, validate=validate.Length(2, self.max_seats), **kwargs)
-
-
-def trick_schema(family: Family, *, for_view: bool) -> type[ma.Schema]:
-    p = family.prefix
-    played = named(f"{p}Played" + ("View" if for_view else ""), "Cards one seat put on the trick.", {
-        "seat": family.seat(required=True),
-        "cards": family.cards(required=True, min_items=1 if not for_view else 0, max_items=3,
-                              allow_none=for_view, metadata={
-            "description": "null in a view for someone else's face-down discard"
-            if for_view else "the cards, as played"}),
-        "beat": StrictBoolean(required=True, metadata={
-            "description": "true for the lead and for every answer that beat the winning set"}),
-        "face_down": StrictBoolean(required=True),
-    })
-    return named(f"{p}Trick" + ("View" if for_view else ""), "The trick under way.", {
-        "leader": family.seat(required=True),
-        "plays": fields.List(fields.Nested(played), required=True,
-                             validate=validate.Length(1, family.max_seats)),
-        "size": StrictInteger(validate=validate.Range(1, 3), metadata={"description": "derived"}),
-        "winning_seat": family.seat(metadata={"description": "derived"}),
-        "winning_set": family.cards(max_items=3, metadata={"description": "derived"}),
-    })
+    def per_seat(self, kind: Kind) -> PerSeat:
+        """One value per seat, at any table of the game."""
+        return PerSeat(kind, (2, self.max_seats))
 
 
-def ending_schema(family: Family) -> type[ma.Schema]:
-    return named(f"{family.prefix}Ending", "How the hand ended.", {
-        "kind": one_of(family.ending_kinds, required=True),
-        "seat": family.seat(required=True, allow_none=True),
-    })
+TRICK_MOVES: dict[type, tuple[str, dict[str, Field]]] = {
+    Lead: ("Lead cards of one suit.", {"cards": field(TRICK_CARDS)}),
+    Molodka: ("Three cards of one suit led out of turn.", {"cards": field(TRICK_CARDS)}),
+    Respond: ("Answer the trick card for card.", {
+        "cards": field(TRICK_CARDS),
+        "mode": field(OneOf(("beat", "discard")), "omitted: beat if the cards beat, else discard",
+                      nullable=True, default=None),
+    }),
+}
+"""The moves of a trick, every game's first (``WIRE.moves_of({**TRICK_MOVES, ...})``)."""
 
 
-def table_fields(family: Family, options: type[ma.Schema], result: type[ma.Schema]) -> dict[str, Any]:
-    """Fields the state and a view share."""
+def state_and_view(family: Family, *, options: Options[Any], result: Record[Any],
+                   outcome: Callable[[State], Any], face_down: Callable[[State], bool] | None,
+                   extra: Mapping[str, Field] | None = None) -> tuple[Record[State], View[State]]:
+    """A game's state and a seat's view: the family's fields, with the game's ``result`` (written
+    from ``outcome`` once the hand is over) and its ``extra`` fields. ``face_down``: whether a
+    hand's discards lie face down, hiding the others' won piles from a seat (None: never)."""
+    shared = _table(family, options=options, result=result, outcome=outcome, extra=extra or {})
+    return _state(family, shared), _view(family, shared, face_down=face_down)
+
+
+# --- the state ---------------------------------------------------------------------------------
+
+
+def _table(family: Family, *, options: Options[Any], result: Record[Any], outcome: Callable[[State], Any],
+           extra: Mapping[str, Field]) -> dict[str, Field]:
+    """The fields the state and a seat's view share, the game's own last."""
+    ending = family.record("Ending", Ending, {
+        "kind": field(OneOf(family.endings)),
+        "seat": field(SEAT, nullable=True),
+    }, "How the hand ended.")
     return {
-        "game": one_of([family.game], required=True),
-        "seats": StrictInteger(required=True, validate=validate.Range(2, family.max_seats)),
-        "dealer": family.seat(required=True),
-        "to_move": family.seat(required=True, allow_none=True),
-        "status": one_of(["in_progress", "finished"], metadata={"description": "derived"}),
-        "options": fields.Nested(options, load_default=dict),
-        "trump": one_of(SUITS, metadata={"description": "derived from trump_card"}),
-        "leader": family.seat(required=True),
-        "phase": one_of(family.phases, required=True),
-        "ending": fields.Nested(ending_schema(family), allow_none=True, load_default=None),
-        "last_taker": family.seat(allow_none=True, load_default=None, metadata={
-            "description": "The seat that took the last completed trick."}),
-        "result": fields.Nested(result, allow_none=True, metadata={
-            "description": "Set once the hand is over; derived, checked when sent."}),
+        "game": const(family.game),
+        "seats": field(Int(2, family.max_seats)),
+        "dealer": field(SEAT),
+        "to_move": field(SEAT, nullable=True),
+        "status": derived(STATUS, "finished", DERIVED),
+        "options": field(options, default={}),
+        "trump": derived(OneOf(SUITS), "trump", "derived from trump_card"),
+        "leader": field(SEAT),
+        "phase": field(OneOf({phase: phase.value for phase in family.phases})),
+        "ending": field(ending, nullable=True, default=None),
+        "last_taker": field(SEAT, "The seat that took the last completed trick.", nullable=True,
+                            default=None),
+        "result": derived(result, _once_over(outcome),
+                          "Set once the hand is over; derived, checked when sent.", nullable=True),
+        **extra,
     }
 
 
-def state_and_view(family: Family, options: type[ma.Schema], result: type[ma.Schema],
-                   extra: dict[str, Any]) -> tuple[type[ma.Schema], type[ma.Schema]]:
-    p, size = family.prefix, family.hand_size
-    table = table_fields(family, options, result)
-    state = named(f"{p}State", "A hand in progress or finished; derived fields may be left out.", {
-        **table, **extra,
-        "trump_card": family.card(required=True),
-        "stock": family.cards(required=True, max_items=len(family.codes)),
-        "hands": family.per_seat(family.cards(max_items=size), required=True),
-        "won": family.per_seat(family.cards(max_items=len(family.codes)), required=True),
-        "points": family.per_seat(StrictInteger(validate=validate.Range(0, 120)),
-                                  metadata={"description": "derived"}),
-        "trick": fields.Nested(trick_schema(family, for_view=False), required=True, allow_none=True),
-    })
-    view = named(f"{p}View", "What one seat (or a spectator) may see.", {
-        **table, **extra,
-        "seat": family.seat(required=True, allow_none=True),
-        "hand": family.cards(required=True, allow_none=True, max_items=size),
-        "hand_sizes": family.per_seat(StrictInteger(validate=validate.Range(0, size)), required=True),
-        "stock_size": StrictInteger(required=True, validate=validate.Range(0, len(family.codes))),
-        "trump_card": family.card(required=True, allow_none=True, metadata={
-            "description": "shown while it lies under the stock"}),
-        "won": family.per_seat(family.cards(allow_none=True), required=True, metadata={
-            "description": "a pile is null where its face-down cards are hidden from this seat"}),
-        "won_sizes": family.per_seat(StrictInteger(validate=validate.Range(0, 36)), required=True),
-        "points": family.per_seat(StrictInteger(allow_none=True, validate=validate.Range(0, 120)),
-                                  required=True),
-        "trick": fields.Nested(trick_schema(family, for_view=True), required=True, allow_none=True),
-    })
-    return state, view
+def _once_over(outcome: Callable[[State], Any]) -> Callable[[State], Any]:
+    def result(state: State) -> Any:
+        return None if state.ending is None else outcome(state)
+    return result
 
 
-def trick_moves(family: Family) -> dict[str, type[ma.Schema]]:
-    def cards() -> fields.Field:
-        return family.cards(required=True, min_items=1, max_items=3)
+_WRITTEN = ("game", "seats", "dealer", "to_move", "status", "options", "trump", "trump_card", "stock",
+            "hands", "won", "points", "leader", "trick", "phase", "ending", "last_taker")
+"""The order a state's fields are written in, as the service has always written them (the game's
+own fields follow, the result last): the document's examples are written states. The derived
+fields sent are checked in this order too; the document lists the fields as they are declared."""
 
-    return family.moves({
-        Lead.kind: ("Lead cards of one suit.", {"cards": cards()}),
-        Molodka.kind: ("Three cards of one suit led out of turn.", {"cards": cards()}),
-        Respond.kind: ("Answer the trick card for card.", {
-            "cards": cards(),
-            "mode": one_of(["beat", "discard"], allow_none=True, load_default=None, metadata={
-                "description": "omitted: beat if the cards beat, else discard"})}),
-    })
+
+def _state(family: Family, shared: Mapping[str, Field]) -> Record[State]:
+    deck = len(family.codes)
+    declared = {
+        **shared,
+        "trump_card": field(CARD),
+        "stock": field(Pile(0, deck)),
+        "hands": field(family.per_seat(Pile(0, family.hand_size))),
+        "won": field(family.per_seat(Pile(0, deck))),
+        "points": derived(family.per_seat(CARD_POINTS), "card_points", DERIVED,
+                          load=computed(_card_points, "won")),
+        "trick": field(_trick(family, view=False), nullable=True),
+    }
+    doc = "A hand in progress or finished; derived fields may be left out."
+    own = [name for name in declared if name not in _WRITTEN and name != "result"]
+    written = {name: declared[name] for name in (*_WRITTEN, *own, "result")}
+    record = family.record("State", State, written, doc)
+    record.schema = family.schema("State", declared, doc)
+    return record
+
+
+def _card_points(won: tuple[tuple[Card, ...], ...]) -> tuple[int, ...]:
+    return tuple([card_points(pile, POINTS) for pile in won])
+
+
+def _trick(family: Family, *, view: bool) -> Record[Trick]:
+    """The trick under way; in a view, others' face-down discards have no cards."""
+    cards = field(Pile(0, 3), "null in a view for someone else's face-down discard", nullable=True) \
+        if view else field(TRICK_CARDS, "the cards, as played")
+    suffix = "View" if view else ""
+    played = family.record("Played" + suffix, Played, {
+        "seat": field(SEAT),
+        "cards": cards,
+        "beat": field(BOOL, "true for the lead and for every answer that beat the winning set"),
+        "face_down": field(BOOL),
+    }, "Cards one seat put on the trick.")
+    return family.record("Trick" + suffix, Trick, {
+        "leader": field(SEAT),
+        "plays": field(ListOf(played, 1, family.max_seats)),
+        "size": derived(Int(1, 3), "size", DERIVED),
+        "winning_seat": derived(SEAT, _winning_seat, DERIVED),
+        "winning_set": derived(Pile(0, 3), _winning_set, DERIVED),
+    }, "The trick under way.")
+
+
+def _winning_seat(trick: Trick) -> int:
+    return trick.winning.seat
+
+
+def _winning_set(trick: Trick) -> tuple[Card, ...]:
+    return trick.winning.cards
+
+
+# --- what a seat sees ----------------------------------------------------------------------------
+
+
+def _view(family: Family, shared: Mapping[str, Field], *,
+          face_down: Callable[[State], bool] | None) -> View[State]:
+    """A seat sees its own hand, hand and pile sizes, the stock's size and the trump card under
+    it, and the trick; cards played face down only by the seat that played them, and the others'
+    won piles only where the hand's discards lie face up."""
+    size, deck = family.hand_size, len(family.codes)
+    won, points = ("won", "card_points") if face_down is None else _won_seen(face_down)
+    return family.view(State, shared, {
+        "seat": derived(SEAT, _seat, required=True, nullable=True),
+        "hand": derived(Pile(0, size), _hand, required=True, nullable=True),
+        "hand_sizes": derived(family.per_seat(Int(0, size)), _hand_sizes, required=True),
+        "stock_size": derived(Int(0, deck), _stock_size, required=True),
+        "trump_card": derived(CARD, _face_up, "shown while it lies under the stock", required=True,
+                              nullable=True),
+        "won": derived(family.per_seat(Nullable(Pile())), won,
+                       "a pile is null where its face-down cards are hidden from this seat", required=True),
+        "won_sizes": derived(family.per_seat(Int(0, deck)), _won_sizes, required=True),
+        "points": derived(family.per_seat(Nullable(CARD_POINTS)), points, required=True),
+        "trick": derived(_trick(family, view=True), _trick_seen, required=True, nullable=True),
+    }, "What one seat (or a spectator) may see.")
+
+
+def _seat(state: State, seat: int | None) -> int | None:
+    return seat
+
+
+def _hand(state: State, seat: int | None) -> tuple[Card, ...] | None:
+    return None if seat is None else state.hands[seat]
+
+
+def _hand_sizes(state: State, seat: int | None) -> list[int]:
+    return [len(hand) for hand in state.hands]
+
+
+def _stock_size(state: State, seat: int | None) -> int:
+    return len(state.stock)
+
+
+def _face_up(state: State, seat: int | None) -> Card | None:
+    return state.trump_card if state.stock else None
+
+
+def _won_sizes(state: State, seat: int | None) -> list[int]:
+    return [len(pile) for pile in state.won]
+
+
+def _won_seen(face_down: Callable[[State], bool]) -> tuple[Seen, Seen]:
+    """The won piles and their points as a seat sees them: the others' only when the hand's
+    discards lie face up."""
+    def won(state: State, seat: int | None) -> tuple[tuple[Card, ...] | None, ...]:
+        if not face_down(state):
+            return state.won
+        return tuple(pile if s == seat else None for s, pile in enumerate(state.won))
+
+    def points(state: State, seat: int | None) -> tuple[int | None, ...]:
+        if not face_down(state):
+            return state.card_points
+        return tuple(p if s == seat else None for s, p in enumerate(state.card_points))
+
+    return won, points
+
+
+def _trick_seen(state: State, seat: int | None) -> Trick | None:
+    """The trick as ``seat`` sees it: the others' face-down discards without their cards."""
+    trick = state.trick
+    if trick is None:
+        return None
+    # a hidden play's cards are None, written as null
+    plays = tuple(Played(p.seat, None, p.beat, p.face_down)  # type: ignore[arg-type]
+                  if p.face_down and p.seat != seat else p for p in trick.plays)
+    return Trick(trick.leader, plays)
