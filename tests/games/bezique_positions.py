@@ -2,7 +2,7 @@
 
 ``position(...)`` builds a wire state from the few cards a test cares about and loads it through
 the game (``GAMES["bezique"].load_state``), so every position passes the consistency check of
-wire.py: the whole deck of the options in exactly one place, the stock as long as the tricks
+consistency.py: the whole deck of the options in exactly one place, the stock as long as the tricks
 played leave it (§3.3, §5.3), holdings of 18 (17 in the declaration window or after playing to
 the trick in progress), whole tricks in ``won_cards``, the sitting-out dealer's entries empty.
 
@@ -128,105 +128,125 @@ def position_wire(
     card."""
     options = dict(options or {})
     active = active_order(seats, dealer, options)
-    a = len(active)
     deck = deck_codes(options)
-    dealt = len(deck) - HAND * a
+    dealt = len(deck) - HAND * len(active)
     if tricks_played is None:
-        tricks_played = {"lead": 0, "follow": 0, "declare": 1, "finished": dealt // a}[phase]
-    if leader is None:
-        leader = active[0]
-    drawn = a * (tricks_played - 1) if phase == "declare" else a * tricks_played
-    stock_size = dealt - drawn
+        tricks_played = {"lead": 0, "follow": 0, "declare": 1, "finished": dealt // len(active)}[phase]
+    leader = active[0] if leader is None else leader
     pool = Counter(deck)
-
-    # the table
-    exposed_wire: list[list[dict[str, Any]]] = [[] for _ in range(seats)]
-    given = {entry["id"] for seat in (exposed or {}).values() for entry in seat if "id" in entry}
-    free = (i for i in itertools.count(1) if i not in given)
-    for seat in range(seats):
-        for entry in (exposed or {}).get(seat, ()):
-            exposed_wire[seat].append({"id": entry["id"] if "id" in entry else next(free), "card": entry["card"],
-                                       "as": entry.get("as", entry["card"]), "tags": sorted(entry["tags"])})
-    next_id = 1 + max((e["id"] for seat in exposed_wire for e in seat), default=0)
-    _take(pool, (e["card"] for seat in exposed_wire for e in seat), "exposed")
-
-    # the trick in progress
-    trick_wire = []
-    start = active.index(leader)
-    for index, entry in enumerate(trick):
-        entry = {"card": entry} if isinstance(entry, str) else dict(entry)
-        card = entry["card"]
-        trick_wire.append({"seat": active[(start + index) % a], "card": card, "as": entry.get("as", card),
-                           "from": entry.get("from", "hand")})
-    _take(pool, (t["card"] for t in trick_wire), "trick")
-    in_trick = {t["seat"] for t in trick_wire}
-
-    # named cards everywhere else, before any filling
-    hands_wire: list[list[str]] = [[] for _ in range(seats)]
-    for seat, cards in (hands or {}).items():
-        hands_wire[seat] = split(cards)
-        _take(pool, hands_wire[seat], f"hand {seat}")
+    exposed_wire = _table(exposed or {}, seats, pool)
+    trick_wire = _trick(trick, active, leader, pool)
+    hands_wire = _named(hands or {}, seats, pool, "hand")
     top = split(stock_top)
     _take(pool, top, "stock")
-    won_wire: list[list[str]] = [[] for _ in range(seats)]
-    for seat, cards in (won or {}).items():
-        won_wire[seat] = split(cards)
-        _take(pool, won_wire[seat], f"won cards {seat}")
-    if stock_size > 0:
-        if trump_card is None:
-            trump_card = next(r + trump_suit for r in ("10", "A", "K", "Q", "J", "9") if pool[r + trump_suit] > 0)
-        _take(pool, [trump_card], "trump card")
-    elif trump_card is not None:
-        raise ValueError("the stock is empty: there is no trump card")
-
-    # the holdings
-    sizes = {seat: HAND - (phase == "declare" or seat in in_trick) - len(exposed_wire[seat]) for seat in active}
-    for seat, size in sizes.items():
-        if len(hands_wire[seat]) > size:
-            raise ValueError(f"seat {seat}'s hand and table hold more than {size + len(exposed_wire[seat])}")
-    _top_up({seat: hands_wire[seat] for seat in active}, sizes, pool, trump_suit,
-            {seat: [e["as"] for e in exposed_wire[seat]] for seat in active})
-
-    # the won tricks, then the stock
-    rest: list[str] = []
-    for card in deck:
-        if pool[card] > 0:
-            pool[card] -= 1
-            rest.append(card)
-    missing = a * tricks_played - sum(map(len, won_wire))
-    if missing < 0:
-        raise ValueError("more won cards than the tricks played hold")
-    won_wire[leader if won_by is None else won_by] += rest[:missing]
-    rest = rest[missing:]
-    stock = [*top, *rest, *([trump_card] if stock_size > 0 else [])]
+    won_wire = _named(won or {}, seats, pool, "won cards")
+    stock_size = dealt - len(active) * (tricks_played - (phase == "declare"))
+    trump_card = _turned(pool, trump_suit, trump_card, stock_size)
+    _fill_hands(hands_wire, exposed_wire, {t["seat"] for t in trick_wire}, active, phase, pool, trump_suit)
+    rest = _won_tricks(won_wire, [c for c in deck if _taken(pool, c)], len(active) * tricks_played,
+                       leader if won_by is None else won_by)
+    stock = [*top, *rest, *([] if trump_card is None else [trump_card])]
     if len(stock) != stock_size:
         raise ValueError(f"the stock would hold {len(stock)} cards, not {stock_size}")
-
-    if phase == "follow":
-        to_move: int | None = active[(start + len(trick_wire)) % a]
-    elif phase == "finished":
-        to_move = None
-    else:
-        to_move = leader
-    counts = [{k: 0 for k in LADDERED} for _ in range(seats)]
-    for seat, values in (decl_counts or {}).items():
-        counts[seat].update(values)
-    last: list[int | None] = [None] * seats
-    for seat, value in (last_declared_after_trick or {}).items():
-        last[seat] = value
-    points = [0] * seats
-    for seat, value in (scores or {}).items():
-        points[seat] = value
     return {
         "game": "bezique", "seats": seats, "dealer": dealer, "options": options, "trump_suit": trump_suit,
         "stock": stock, "hands": hands_wire, "exposed": exposed_wire,
-        "next_exposed_id": next_id if next_exposed_id is None else next_exposed_id,
-        "phase": phase, "leader": leader, "to_move": to_move, "trick": trick_wire,
-        "trick_winner": leader if phase == "declare" else None,
+        "next_exposed_id": _next_id(exposed_wire) if next_exposed_id is None else next_exposed_id,
+        "phase": phase, "leader": leader, "to_move": _to_move(phase, active, leader, len(trick_wire)),
+        "trick": trick_wire, "trick_winner": leader if phase == "declare" else None,
         "declared_in_window": phase != "declare" and tricks_played > 0,
-        "decl_counts": counts, "last_declared_after_trick": last, "scores": points,
+        "decl_counts": [{**dict.fromkeys(LADDERED, 0), **(decl_counts or {}).get(s, {})} for s in range(seats)],
+        "last_declared_after_trick": [(last_declared_after_trick or {}).get(s) for s in range(seats)],
+        "scores": [(scores or {}).get(s, 0) for s in range(seats)],
         "won_cards": won_wire, "tricks_played": tricks_played,
     }
+
+
+def _table(exposed: Mapping[int, Sequence[Mapping[str, Any]]], seats: int,
+           pool: Counter[str]) -> list[list[dict[str, Any]]]:
+    """The exposed cards, ids 1, 2, ... in seat order where not given, taken from the pool."""
+    given = {entry["id"] for seat in exposed.values() for entry in seat if "id" in entry}
+    free = (i for i in itertools.count(1) if i not in given)
+    table: list[list[dict[str, Any]]] = [[] for _ in range(seats)]
+    for seat in range(seats):
+        for entry in exposed.get(seat, ()):
+            table[seat].append({"id": entry["id"] if "id" in entry else next(free), "card": entry["card"],
+                                "as": entry.get("as", entry["card"]), "tags": sorted(entry["tags"])})
+    _take(pool, (e["card"] for seat in table for e in seat), "exposed")
+    return table
+
+
+def _next_id(table: list[list[dict[str, Any]]]) -> int:
+    return 1 + max((e["id"] for seat in table for e in seat), default=0)
+
+
+def _trick(trick: Sequence[str | Mapping[str, Any]], active: list[int], leader: int,
+           pool: Counter[str]) -> list[dict[str, Any]]:
+    """The trick in progress, played by the active seats in turn from the leader."""
+    start, found = active.index(leader), []
+    for index, entry in enumerate(trick):
+        entry = {"card": entry} if isinstance(entry, str) else dict(entry)
+        card = entry["card"]
+        found.append({"seat": active[(start + index) % len(active)], "card": card, "as": entry.get("as", card),
+                      "from": entry.get("from", "hand")})
+    _take(pool, (t["card"] for t in found), "trick")
+    return found
+
+
+def _named(piles: Mapping[int, Cards], seats: int, pool: Counter[str], what: str) -> list[list[str]]:
+    """Per seat, the cards named for it (before any filling), taken from the pool."""
+    found: list[list[str]] = [[] for _ in range(seats)]
+    for seat, cards in piles.items():
+        found[seat] = split(cards)
+        _take(pool, found[seat], f"{what} {seat}")
+    return found
+
+
+def _turned(pool: Counter[str], trump_suit: str, trump_card: str | None, stock_size: int) -> str | None:
+    """The face-up trump card while the stock lasts (a trump ten unless named), else None."""
+    if stock_size <= 0:
+        if trump_card is not None:
+            raise ValueError("the stock is empty: there is no trump card")
+        return None
+    if trump_card is None:
+        trump_card = next(r + trump_suit for r in ("10", "A", "K", "Q", "J", "9") if pool[r + trump_suit] > 0)
+    _take(pool, [trump_card], "trump card")
+    return trump_card
+
+
+def _fill_hands(hands: list[list[str]], table: list[list[dict[str, Any]]], in_trick: set[int],
+                active: list[int], phase: str, pool: Counter[str], trump_suit: str) -> None:
+    """Tops up the active seats' hands to their holdings (§4.1, §5): 18 in all, one fewer in the
+    declaration window or after playing to the trick in progress."""
+    sizes = {seat: HAND - (phase == "declare" or seat in in_trick) - len(table[seat]) for seat in active}
+    for seat, size in sizes.items():
+        if len(hands[seat]) > size:
+            raise ValueError(f"seat {seat}'s hand and table hold more than {size + len(table[seat])}")
+    _top_up({seat: hands[seat] for seat in active}, sizes, pool, trump_suit,
+            {seat: [e["as"] for e in table[seat]] for seat in active})
+
+
+def _taken(pool: Counter[str], card: str) -> bool:
+    """Whether the card is still in the pool; if so it is taken."""
+    if pool[card] <= 0:
+        return False
+    pool[card] -= 1
+    return True
+
+
+def _won_tricks(won: list[list[str]], rest: list[str], cards_won: int, winner: int) -> list[str]:
+    """The tricks not named go to ``winner`` from the cards left; answers what is left for the stock."""
+    missing = cards_won - sum(map(len, won))
+    if missing < 0:
+        raise ValueError("more won cards than the tricks played hold")
+    won[winner] += rest[:missing]
+    return rest[missing:]
+
+
+def _to_move(phase: str, active: list[int], leader: int, played: int) -> int | None:
+    if phase == "follow":
+        return active[(active.index(leader) + played) % len(active)]
+    return None if phase == "finished" else leader
 
 
 def position(**kwargs: Any) -> rules.State:

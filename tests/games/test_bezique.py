@@ -14,7 +14,8 @@ import pytest
 
 from service.cards import CARDS, JOKER, GivenOrder, SeedStream, cards, codes
 from service.games.base import DealSetup, evolve
-from service.games.bezique import declarations, rules
+from service.games.bezique import declarations, listing, rules
+from service.games.bezique.play import trick_winner
 from service.games.bezique.rules import Declare, ExchangeTrump, Pass, Play, Played
 from tests.games import steps
 from tests.games.bezique_positions import GAME, deck_codes, position, position_wire, shown
@@ -38,10 +39,10 @@ SPEC_KINDS = (
 # --- helpers ---------------------------------------------------------------------------------------
 
 
-refusal = partial(steps.refusal, rules)
+refusal = partial(steps.refusal, GAME)
 
 
-at = partial(steps.play_out, rules)  # moves that must all be legal
+at = partial(steps.play_out, GAME)  # moves that must all be legal
 
 
 def entries(text):
@@ -82,7 +83,7 @@ def gained(state, move):
     reason = refusal(state, move)
     if reason is not None:
         return reason
-    after, _ = rules.apply(state, move)
+    after, _ = GAME.apply(state, move)
     return after.scores[move.seat] - state.scores[move.seat]
 
 
@@ -109,7 +110,7 @@ def win_trick(state, lead=None, lead_shown=None):
 
 def listed(state, seat):
     """The moves listed one by one (none of these positions has a family, §4.6)."""
-    moves, families = rules.listing(state, seat)
+    moves, families = listing.listing(state, seat)
     assert families == []
     return moves
 
@@ -183,10 +184,10 @@ def test_2_2_rank(ten_rank, high_to_low, suit):
     for higher, lower in itertools.combinations(high_to_low, 2):
         up = (Played(1, CARDS[lower + suit], CARDS[lower + suit], "hand"),
               Played(0, CARDS[higher + suit], CARDS[higher + suit], "hand"))
-        assert rules.trick_winner(up, "H", options) == 0, (lower, higher)
+        assert trick_winner(up, "H", options) == 0, (lower, higher)
         down = (Played(1, CARDS[higher + suit], CARDS[higher + suit], "hand"),
                 Played(0, CARDS[lower + suit], CARDS[lower + suit], "hand"))
-        assert rules.trick_winner(down, "H", options) == 1, (higher, lower)
+        assert trick_winner(down, "H", options) == 1, (higher, lower)
 
 
 # --- §2.3 players and seats ------------------------------------------------------------------------
@@ -1052,7 +1053,7 @@ def test_5_3_tricks_per_hand(seats, options, tricks, left):
             if state.phase == "lead":
                 assert all(len(state.hands[s]) + len(state.exposed[s]) == 18 for s in state.active)
             move = pick.choice(listed(state, state.to_move))
-            state, events = rules.apply(state, move)
+            state, events = GAME.apply(state, move)
             for event in events:
                 if event.type == "declared":
                     declared[event.seat] += event.points

@@ -20,15 +20,16 @@ from hypothesis import strategies as st
 
 from service.cards import CARDS, JOKER
 from service.games.bezique import declarations, rules
+from service.games.bezique import listing as listing_rules
 from service.games.bezique.rules import Declare
-from service.games.bezique.schemas import SCHEMAS, BeziqueFamily
+from service.games.bezique.schemas import SCHEMAS
 from tests.games import bezique_reference, steps
 from tests.games.bezique_positions import GAME, position, shown
 
 SUIT_ORDER = "CDHS"
 RANK_ORDER = ("A", "10", "K", "Q", "J", "9")
 BEZIQUE_JACK = {"H": "JD", "D": "JH", "C": "JS", "S": "JC"}
-BOUND = 2 + 23 * rules.LISTED_MOST + 12
+BOUND = 2 + 23 * listing_rules.LISTED_MOST + 12
 """§4.6: pass and the exchange, 48 entries for each of at most 23 pairs of a non-extra kind and
 a multiplicity, two for each extra."""
 
@@ -84,14 +85,14 @@ def listing(state, *, most=None):
     """The wire listing of seat 1, with ``LISTED_MOST`` set to ``most`` if given."""
     with pytest.MonkeyPatch.context() as patch:
         if most is not None:
-            patch.setattr(rules, "LISTED_MOST", most)
+            patch.setattr(listing_rules, "LISTED_MOST", most)
         found = GAME.listing(state, 1)
     return [GAME.dump_move(m) for m in found.moves], found.families
 
 
 def every_declaration(state):
     """The reference: every legal declaration of seat 1, listed one by one."""
-    classes = rules.table_classes(state.exposed[1])
+    classes = listing_rules.table_classes(state.exposed[1])
     naturals = Counter(c for c in state.hands[1] if c is not JOKER)
     jokers = state.hands[1].count(JOKER)
     found = set()
@@ -105,7 +106,7 @@ def every_declaration(state):
 def legal(state, move):
     """The wire move passes the move schema and ``check``."""
     SCHEMAS.moves[move["type"]]().load(move)
-    return steps.refusal(rules, state, GAME.load_move(move)) is None
+    return steps.refusal(GAME, state, GAME.load_move(move)) is None
 
 
 # --- the longest listings ------------------------------------------------------------------------
@@ -170,8 +171,8 @@ def test_4_6_the_longest_listings_stay_small_and_quick(name):
     assert spent <= 0.050, f"{spent * 1000:.1f} ms"
     rng = random.Random(name)
     for family in families:
-        assert family["count"] > rules.LISTED_MOST
-        BeziqueFamily().load(family)
+        assert family["count"] > listing_rules.LISTED_MOST
+        SCHEMAS.family().load(family)
         for index in rng.sample(range(family["count"]), 5):
             move = next(islice(built(family), index, None))
             assert key(move) not in {key(m) for m in moves} and legal(state, move), move
@@ -252,7 +253,7 @@ def holdings(draw):
     return window(" ".join(hand), exposed, trump=trump)
 
 
-@given(holdings(), st.sampled_from([0, 2, rules.LISTED_MOST]))
+@given(holdings(), st.sampled_from([0, 2, listing_rules.LISTED_MOST]))
 def test_4_6_the_listed_and_the_built_declarations_are_every_legal_one(state, most):
     moves, families = listing(state, most=most)
     listed = [key(m) for m in moves if m["type"] == "declare"]
@@ -260,7 +261,7 @@ def test_4_6_the_listed_and_the_built_declarations_are_every_legal_one(state, mo
     assert max(per_kind.values(), default=0) <= most
     made = []
     for family in families:
-        BeziqueFamily().load(family)
+        SCHEMAS.family().load(family)
         found = [key(m) for m in built(family)]
         assert len(found) == family["count"] > most
         assert (family["kind"], family["multiplicity"]) not in per_kind

@@ -1,4 +1,6 @@
-"""Russian multi-pack Bezique, docs/rules/bezique.md, as pure functions on immutable states.
+"""Russian multi-pack Bezique, docs/rules/bezique.md, as pure functions on immutable states: the
+tables, the state and moves, the seats, the deal (§3) and the one check of legality (§4). The
+effects are ``play``'s, the hand's end and the match ``scoring``'s, the legal moves ``listing``'s.
 
 Eight or ten packs of A 10 K Q J, twelve nines and two wild cards; 2 to 4 seats, the dealer
 sitting out at 3 (by default) and 4; 18-card hands, a turned trump and its exchange for the trump
@@ -9,18 +11,17 @@ cards staying on the table and playable; the hand ends when the stock cannot ser
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
 from typing import ClassVar, NamedTuple
 
-from service.cards import CARDS, JOKER, SUITS, Card, DeckSource, deck, without
+from service.cards import CARDS, JOKER, SUITS, Card, DeckSource, deck
 from service.games import base
-from service.games.base import Event, evolve, option, refuse, replace_at
+from service.games.base import option, refuse
 from service.games.bezique import declarations as decl
-from service.games.bezique.declarations import IDENTITIES, KINDS, LADDERED, TableClass
-from service.games.seating import active_seats
+from service.games.bezique.declarations import IDENTITIES, KINDS, LADDERED
+from service.games.seating import active_seats, left_of
 
 HAND_SIZE = 18
 PACK_RANKS = ("A", "10", "K", "Q", "J")
@@ -92,7 +93,6 @@ def _deck(packs: int, wild_cards: int) -> tuple[Card, ...]:
     return (*deck(PACK_RANKS, copies=packs), *NINES, *(JOKER,) * wild_cards)
 
 
-
 def rank_order(options: Options) -> dict[str, int]:
     """§2.2: higher is stronger."""
     ranks = ("9", "J", "Q", "K", "10", "A") if options.ten_rank == "high" else ("9", "10", "J", "Q", "K", "A")
@@ -153,6 +153,10 @@ class State:
         return active_order(self.seats, self.dealer, self.options)
 
     @property
+    def finished(self) -> bool:
+        return self.phase is Phase.FINISHED
+
+    @property
     def trump_card(self) -> Card | None:
         return self.stock[-1] if self.stock else None
 
@@ -195,7 +199,6 @@ class ExchangeTrump:
 Move = Play | Declare | Pass | ExchangeTrump
 
 
-
 def active_order(seats: int, dealer: int, options: Options) -> tuple[int, ...]:
     """§2.3: clockwise from the dealer's left; the dealer sits out at 4, and at 3 unless the
     option says he plays."""
@@ -209,7 +212,8 @@ def _active(seats: int, dealer: int, sits_out: bool) -> tuple[int, ...]:
 
 
 def next_active(active: tuple[int, ...], seat: int) -> int:
-    return active[(active.index(seat) + 1) % len(active)]
+    """The next active seat clockwise."""
+    return active[left_of(active.index(seat), len(active))]
 
 
 # --- deal (§3) ---------------------------------------------------------------------------------
@@ -245,7 +249,7 @@ def deal_from(cards: tuple[Card, ...], *, seats: int, dealer: int, options: Opti
 
 def check(state: State, move: Move) -> None:
     """The one place legality is decided; raises ``IllegalMove`` with the rule."""
-    if state.phase == Phase.FINISHED:
+    if state.finished:
         refuse(Reason.HAND_FINISHED, "the hand is over")
     if isinstance(move, Play):
         _check_play(state, move)
@@ -263,7 +267,7 @@ def _check_play(state: State, move: Play) -> None:
     if move.seat != state.to_move:
         refuse(Reason.NOT_YOUR_TURN, f"seat {state.to_move} is to play")
     if move.exposed_id is not None:
-        if _exposed(state, move.seat, move.exposed_id) is None:
+        if exposed_card(state, move.seat, move.exposed_id) is None:
             refuse(Reason.CARD_NOT_IN_HAND, f"seat {move.seat} has no exposed card {move.exposed_id}")
         if move.as_ is not None:
             refuse(Reason.IDENTITY_NOT_ALLOWED, "an exposed card keeps the identity it was shown as")
@@ -280,7 +284,7 @@ def _check_identity(card: Card | None, as_: Card | None) -> None:
         refuse(Reason.IDENTITY_NOT_ALLOWED, f"{card} is no wild card: it takes no `as`")
 
 
-def _exposed(state: State, seat: int, exposed_id: int) -> Exposed | None:
+def exposed_card(state: State, seat: int, exposed_id: int) -> Exposed | None:
     return next((e for e in state.exposed[seat] if e.id == exposed_id), None)
 
 
@@ -324,7 +328,7 @@ def _check_held(state: State, move: Declare) -> list[Exposed]:
     if missing:
         listed = " ".join(c.code for c in missing)
         refuse(Reason.CARD_NOT_IN_HAND, f"not in seat {move.seat}'s hand: {listed}")
-    table = [_exposed(state, move.seat, i) for i in move.from_table]
+    table = [exposed_card(state, move.seat, i) for i in move.from_table]
     if None in table or len(set(move.from_table)) != len(move.from_table):
         refuse(Reason.CARD_NOT_IN_HAND,
                f"from_table lists ids that are not seat {move.seat}'s exposed cards, once each")
@@ -359,209 +363,3 @@ def _check_exchange(state: State, seat: int) -> None:
         refuse(Reason.TRUMP_CARD_IS_NINE, "the turned card is already a nine")
     if CARDS["9" + state.trump_suit] not in state.hands[seat]:
         refuse(Reason.NO_TRUMP_NINE, f"seat {seat} holds no 9{state.trump_suit}")
-
-
-# --- effects (§4-§5) ---------------------------------------------------------------------------
-
-
-def apply(state: State, move: Move) -> tuple[State, list[Event]]:
-    """The next state; only called with a move that ``check`` accepted."""
-    if isinstance(move, Play):
-        return _play(state, move)
-    if isinstance(move, ExchangeTrump):
-        return _exchange(state, move.seat)
-    if isinstance(move, Declare):
-        state, event = _declare(state, move)
-        return _close_window(state, [event])
-    return _close_window(evolve(state, declared_in_window=True), [Event("passed", move.seat)])
-
-
-def _play(state: State, move: Play) -> tuple[State, list[Event]]:
-    seat = move.seat
-    if move.exposed_id is not None:
-        shown = _exposed(state, seat, move.exposed_id)
-        assert shown is not None  # check() refused anything else
-        played = Played(seat, shown.card, shown.as_, "table")
-        state = evolve(state, exposed=replace_at(state.exposed, seat, tuple(
-            e for e in state.exposed[seat] if e.id != move.exposed_id)))
-    else:
-        card = move.card
-        assert card is not None
-        played = Played(seat, card, move.as_ or card, "hand")
-        state = evolve(state, hands=replace_at(state.hands, seat, without(state.hands[seat], [card])))
-    trick = (*state.trick, played)
-    events = [Event("card_played", seat, (played.card,))]
-    if len(trick) < len(state.active):
-        return evolve(state, trick=trick, phase=Phase.FOLLOW, to_move=next_active(state.active, seat)), events
-    return _resolve(evolve(state, trick=trick), events)
-
-
-
-def beats(card: Card, best: Card, trump: str, order: dict[str, int]) -> bool:
-    """§5.1: a trump covers a plain card; a higher card of the same suit covers."""
-    if card.suit == trump and best.suit != trump:
-        return True
-    return card.suit == best.suit and order[card.rank] > order[best.rank]
-
-
-def trick_winner(trick: tuple[Played, ...], trump: str, options: Options) -> int:
-    order = rank_order(options)
-    best = trick[0]
-    for played in trick[1:]:
-        if beats(played.as_, best.as_, trump, order):
-            best = played
-    return best.seat
-
-
-def _resolve(state: State, events: list[Event]) -> tuple[State, list[Event]]:
-    """§5.2: the winner takes the cards and may declare before the draw."""
-    winner = trick_winner(state.trick, state.trump_suit, state.options)
-    taken = tuple(p.card for p in state.trick)
-    events.append(Event("trick_won", winner, taken))
-    return evolve(
-        state, won_cards=replace_at(state.won_cards, winner, state.won_cards[winner] + taken), trick=(),
-        tricks_played=state.tricks_played + 1, phase=Phase.DECLARE, declared_in_window=False,
-        leader=winner, to_move=winner, trick_winner=winner,
-    ), events
-
-
-def _declare(state: State, move: Declare) -> tuple[State, Event]:
-    """§4.3 effects: the hand cards go on the table with new ids; the table cards used gain the
-    kind; the points of §7.1."""
-    seat, kind = move.seat, move.declaration
-    c = extra_count(state, seat, kind) + 1 if kind in decl.EXTRA_OF else 0
-    ladder = LADDERED.index(kind) if kind in LADDERED else None
-    counts = state.decl_counts[seat]
-    gained = decl.points(kind, 0 if ladder is None else counts[ladder], move.multiplicity, c)
-    used = set(move.from_table)
-    tagged = tuple(e._replace(tags=e.tags | {kind}) if e.id in used else e for e in state.exposed[seat])
-    first = state.next_exposed_id
-    new = tuple(Exposed(first + i, card, as_ or card, frozenset([kind]))
-                for i, (card, as_) in enumerate(move.from_hand))
-    if ladder is not None:
-        counts = replace_at(counts, ladder, counts[ladder] + 1)
-    shown = tuple(e.as_ for e in new) + tuple(e.as_ for e in tagged if e.id in used)
-    hand = without(state.hands[seat], [c for c, _ in move.from_hand])
-    return evolve(
-        state, hands=replace_at(state.hands, seat, hand),
-        exposed=replace_at(state.exposed, seat, tagged + new), next_exposed_id=first + len(new),
-        decl_counts=replace_at(state.decl_counts, seat, counts),
-        scores=replace_at(state.scores, seat, state.scores[seat] + gained),
-        last_declared_after_trick=replace_at(state.last_declared_after_trick, seat, state.tricks_played),
-        declared_in_window=True,
-    ), Event("declared", seat, shown, gained)
-
-
-def _exchange(state: State, seat: int) -> tuple[State, list[Event]]:
-    """§4.4: the trump nine and the turned card change places."""
-    nine, turned = CARDS["9" + state.trump_suit], state.stock[-1]
-    hand = (*without(state.hands[seat], [nine]), turned)
-    scores = replace_at(state.scores, seat, state.scores[seat] + state.options.exchange_points)
-    return evolve(state, hands=replace_at(state.hands, seat, hand), stock=(*state.stock[:-1], nine),
-                  scores=scores), [Event("trump_exchanged", seat, (turned, nine))]
-
-
-def _close_window(state: State, events: list[Event]) -> tuple[State, list[Event]]:
-    """§5.3: everyone draws, the winner first; the hand ends when the stock cannot serve all."""
-    active, winner = state.active, state.leader
-    start = active.index(winner)
-    order = active[start:] + active[:start]
-    hands = list(state.hands)
-    for i, seat in enumerate(order):
-        hands[seat] = (*hands[seat], state.stock[i])
-    stock = state.stock[len(order):]
-    state = evolve(state, hands=tuple(hands), stock=stock, trick_winner=None, phase=Phase.LEAD)
-    if len(stock) >= len(active):
-        return state, events
-    state = _finish(state)
-    events.append(Event("hand_over", None, points=None))
-    return state, events
-
-
-def _finish(state: State) -> State:
-    """§7.2: brisques and the last trick, when the options score them."""
-    options, scores = state.options, list(state.scores)
-    for seat in state.active:
-        brisques = sum(1 for c in state.won_cards[seat] if c.rank in ("A", "10") and c is not JOKER)
-        scores[seat] += options.brisque_value * brisques
-    scores[state.leader] += options.last_trick_bonus
-    return evolve(state, phase=Phase.FINISHED, to_move=None, scores=tuple(scores))
-
-
-def hand_winners(state: State) -> list[int]:
-    top = max(state.scores[s] for s in state.active)
-    return [s for s in state.active if state.scores[s] == top]
-
-
-# --- listing (§4.6) ----------------------------------------------------------------------------
-
-
-LISTED_MOST = 48
-"""§4.6: the declarations of a kind and multiplicity are listed one by one up to this many, and
-answered as one family beyond, so that a declaration window lists at most 2 + 23 × 48 + 12 =
-1,118 entries (about 250 KB) whatever the holding."""
-
-
-@dataclass(frozen=True, slots=True)
-class DeclareFamily:
-    """The declarations of one kind and multiplicity, too many to list one by one (§4.6)."""
-
-    kind: ClassVar[str] = "declare"
-    seat: int
-    choices: decl.Choices
-
-
-def listing(state: State, seat: int) -> tuple[list[Move], list[DeclareFamily]]:
-    """Every legal move of ``seat`` in the canonical form of §4.6: one by one, but for the
-    declarations of a kind and multiplicity more than ``LISTED_MOST``, a family each."""
-    if state.phase == Phase.FINISHED or seat != state.to_move:
-        return [], []
-    moves: list[Move] = [] if state.phase == Phase.DECLARE else _plays(state, seat)
-    if _is_legal(state, ExchangeTrump(seat)):
-        moves.append(ExchangeTrump(seat))
-    if state.phase != Phase.DECLARE:
-        return moves, []
-    moves.append(Pass(seat))
-    if state.options.declaration_spacing == "not_consecutive" and (
-            state.last_declared_after_trick[seat] == state.tricks_played - 1):
-        return moves, []
-    families: list[DeclareFamily] = []
-    for found in declarations(state, seat):
-        if found.count > LISTED_MOST:
-            families.append(DeclareFamily(seat, found))
-        else:
-            moves += [Declare(seat, found.kind, found.multiplicity, hand, table)
-                      for hand, table in decl.expand(found)]
-    return moves, families
-
-
-def _is_legal(state: State, move: Move) -> bool:
-    return base.accepts(check, state, move)
-
-
-def _plays(state: State, seat: int) -> list[Move]:
-    hand = sorted(set(state.hands[seat]) - {JOKER}, key=decl.canonical_key)
-    plays: list[Move] = [Play(seat, card) for card in hand]
-    if JOKER in state.hands[seat]:
-        plays += [Play(seat, JOKER, as_) for as_ in IDENTITIES]
-    plays += [Play(seat, exposed_id=e.id) for e in sorted(state.exposed[seat], key=lambda e: e.id)]
-    return plays
-
-
-def table_classes(exposed: tuple[Exposed, ...]) -> list[TableClass]:
-    """The seat's exposed cards alike in (card, as, tags), each class by its ids ascending."""
-    classes: dict[tuple[Card, Card, frozenset[str]], list[int]] = {}
-    for e in sorted(exposed, key=lambda e: e.id):
-        classes.setdefault((e.card, e.as_, e.tags), []).append(e.id)
-    return [TableClass(as_, tags, tuple(ids)) for (_, as_, tags), ids in classes.items()]
-
-
-def declarations(state: State, seat: int) -> Iterator[decl.Choices]:
-    """The seat's declarations, one ``Choices`` a kind and multiplicity, in the order of ``KINDS``."""
-    rules = decl.rules_for(state.trump_suit)
-    classes = table_classes(state.exposed[seat])
-    naturals = Counter(c for c in state.hands[seat] if c is not JOKER)
-    jokers = state.hands[seat].count(JOKER)
-    for kind in KINDS:
-        q = extra_count(state, seat, kind) if kind in decl.EXTRA_OF else 0
-        yield from decl.choices(rules[kind], naturals, jokers, classes, q)

@@ -1,17 +1,28 @@
-"""Bezique states and moves to and from the wire, the consistency check, and a seat's view."""
+"""Bezique on the wire (docs/rules/bezique.md §4, §7, §8; API.md, melding games): the state, a
+seat's view, the moves, the families of declarations, the result and the match standing, each
+field declared once; their schemas, loaders and dumpers are generated from the declarations
+(``service.wire.form``).
+
+Written by hand: the consistency check a state passes before any rule runs (``consistency``), a
+play's "exactly one of ``cards`` and ``exposed_id``" and its dump (which leaves out what it does
+not name), and the families of declarations (only ever dumped, each source with its own fields).
+Bezique's own kinds of value (an exposed card's tags, a card from the hand) are ``kinds``'."""
 
 from __future__ import annotations
 
-from functools import lru_cache
-from itertools import chain
-from typing import Any
+from collections.abc import Callable, Iterator
 
-from service.cards import CARDS, JOKER, Card, codes, pile
-from service.errors import FieldError, InvalidState, SchemaViolation
-from service.games.base import Status, Wire, check_deck, check_derived, options_wire
+from marshmallow import fields
+
+from service.cards import JOKER, SUITS, Card, codes
+from service.errors import FieldError, SchemaViolation
+from service.games.base import STATUS, Wire, WireForm
+from service.games.bezique import consistency, rules
 from service.games.bezique import declarations as decl
-from service.games.bezique import rules
-from service.games.bezique.declarations import LADDERED
+from service.games.bezique.consistency import require
+from service.games.bezique.declarations import KINDS, LADDERED
+from service.games.bezique.kinds import HandCard, Maybe, Named, Tags
+from service.games.bezique.listing import DeclareFamily
 from service.games.bezique.rules import (
     HAND_SIZE,
     Declare,
@@ -25,57 +36,225 @@ from service.games.bezique.rules import (
     Played,
     State,
 )
+from service.games.bezique.scoring import HandResult, MatchStanding, result
+from service.wire.form import GameWire, Record, const, derived, field
+from service.wire.kinds import BOOL, CARD, CARD_IN_LIST, SEAT, Int, Kind, ListOf, OneOf, PerSeat, Pile, Raw
+
+LARGEST = rules.full_deck(Options(packs=10))
+WIRE = GameWire("Bezique", tuple(dict.fromkeys(codes(LARGEST))), max_seats=4)
+MAX_ID = 1_000
+"""Exposed ids count the cards declared in a hand: far fewer than this."""
+MAX_STOCK = len(LARGEST) - 2 * HAND_SIZE
+EXPOSED_ID = Int(1, MAX_ID)
+TRICKS = Int(0, 200)
+HAND_COUNT = Int(0, HAND_SIZE)
+OPTIONS = WIRE.options(Options)
 
 
-def load_options(wire: Wire) -> Options:
-    return Options(**wire)
+def per_seat(kind: Kind) -> PerSeat:
+    """Over every seat, the sitting-out dealer's entry empty (API.md)."""
+    return PerSeat(kind, (2, 4))
 
 
-# --- moves -------------------------------------------------------------------------------------
+EXPOSED = Named(WIRE.record("ExposedCard", tuple, {
+    "id": field(EXPOSED_ID),
+    "card": field(CARD, "the physical card (`JK` allowed)"),
+    "as": field(CARD, "its identity: for a `JK` the card it was shown as, otherwise `card`", attr="as_"),
+    "tags": field(Tags(OneOf(KINDS), 1, len(KINDS)), "the declaration kinds it has scored in, sorted"),
+}, "A card shown in a declaration: it stays on the table, part of its owner's holding."), Exposed)
+
+TRICK_CARD = Named(WIRE.record("TrickCard", tuple, {
+    "seat": field(SEAT),
+    "card": field(CARD),
+    "as": field(CARD, "its identity", attr="as_"),
+    "from": field(OneOf(("hand", "table")), attr="source"),
+}), Played)
+
+DECL_COUNTS: Record[tuple[int, ...]] = WIRE.record(
+    "DeclCounts", tuple, {kind: field(Int(0, 100)) for kind in LADDERED},
+    "Declarations made this hand of each laddered kind (the ladder's rung).")
+
+RESULT = WIRE.record("Result", HandResult, {
+    "scores": field(per_seat(Int())),
+    "tricks_played": field(TRICKS),
+    "last_trick_winner": field(SEAT),
+    "hand_winners": field(ListOf(SEAT, 1, 3)),
+}, "§7.2, once the hand is finished.")
 
 
-def _identity(wire: Wire) -> Card | None:
-    as_ = wire.get("as")
-    return None if as_ is None else CARDS[as_]
+def _result(state: State) -> HandResult | None:
+    return result(state) if state.finished else None
+
+
+TABLE = {
+    "game": const("bezique"),
+    "seats": field(OneOf((2, 3, 4))),
+    "dealer": field(SEAT),
+    "active": derived(ListOf(SEAT, 2, 3), "active",
+                      "derived: the seats dealt in, clockwise from the dealer's left (§2.3)"),
+    "to_move": field(SEAT, nullable=True),
+    "status": derived(STATUS, "finished", "derived"),
+    "options": field(OPTIONS, default={}),
+    "trump_suit": field(OneOf(SUITS)),
+    "bezique_jack": derived(CARD, "bezique_jack", "derived from the trump suit (§2.4)"),
+    "trump_card": derived(CARD, "trump_card", "derived: the face-up card, the stock's last while it is "
+                          "undrawn; else null", nullable=True),
+    "exposed": field(per_seat(ListOf(EXPOSED, 0, 18))),
+    "next_exposed_id": field(Int(1, MAX_ID + 1)),
+    "phase": field(OneOf(Phase)),
+    "leader": field(SEAT),
+    "trick": field(ListOf(TRICK_CARD, 0, 2), "emptied once the trick is won"),
+    "trick_winner": field(SEAT, "the seat whose declaration window is open; null outside it",
+                          nullable=True, default=None),
+    "declared_in_window": field(BOOL),
+    "decl_counts": field(per_seat(DECL_COUNTS)),
+    "last_declared_after_trick": field(per_seat(Maybe(TRICKS, null=True)),
+                                       "per seat, the trick after which it last declared; null: not yet"),
+    "scores": field(per_seat(Int(0, 1 << 40)), "this hand's points"),
+    "tricks_played": field(TRICKS),
+    "result": derived(RESULT, _result, "derived: the hand's result once finished, else null", nullable=True),
+}
+"""The fields the state and a seat's view share."""
+
+STATE_FIELDS = {
+    **TABLE,
+    "stock": field(Pile(0, MAX_STOCK), "in draw order"),
+    "hands": field(per_seat(Pile(0, HAND_SIZE)), "the concealed cards"),
+    "won_cards": field(per_seat(Pile(0, len(LARGEST)))),
+}
+STATE_DOC = "A Bezique hand; derived fields may be left out, and must agree when sent."
+WRITTEN_FIRST = ("game", "seats", "dealer", "to_move", "status", "active", "bezique_jack", "trump_card",
+                 "result")
+"""A state is written with these fields first, the rest in the declared order: the order of its
+dumps before the declarations, which the document's examples show (its schema keeps the order
+above, which the document shows too)."""
+STATE = WIRE.record("State", State, {**{n: STATE_FIELDS[n] for n in WRITTEN_FIRST}, **STATE_FIELDS},
+                    STATE_DOC)
+STATE_SCHEMA = WIRE.schema("State", STATE_FIELDS, STATE_DOC)
+
+
+def _seat(state: State, seat: int | None) -> int | None:
+    return seat
+
+
+def _hand(state: State, seat: int | None) -> tuple[Card, ...] | None:
+    return None if seat is None else state.hands[seat]
+
+
+def _hand_sizes(state: State, seat: int | None) -> Iterator[int]:
+    return map(len, state.hands)
+
+
+def _stock_size(state: State, seat: int | None) -> int:
+    return len(state.stock)
+
+
+def _won_sizes(state: State, seat: int | None) -> Iterator[int]:
+    return map(len, state.won_cards)
+
+
+VIEW = WIRE.view(State, TABLE, {
+    "seat": derived(SEAT, _seat, required=True, nullable=True),
+    "hand": derived(Pile(0, HAND_SIZE), _hand, required=True, nullable=True),
+    "hand_sizes": derived(per_seat(HAND_COUNT), _hand_sizes, required=True),
+    "stock_size": derived(Int(0, MAX_STOCK), _stock_size, required=True),
+    "won_sizes": derived(per_seat(Int(0, len(LARGEST))), _won_sizes, required=True),
+}, "What one seat may see (§D13): its own concealed hand; exposed cards, the trick, the scores and "
+   "the turned trump card; the other hands, the stock and the cards won as counts.")
+
+_IDENTITY_NOTE = "a wild card (`JK`) from the hand needs `as`: " + " ".join(c.code for c in decl.IDENTITIES)
+HAND_CARD = HandCard(WIRE.schema("HandCard", {
+    "card": field(CARD),
+    "as": field(CARD, "for a `JK` only: the card it stands for", optional=True),
+}))
+
+MOVES = WIRE.moves_of({
+    Play: ("Play a card: from the concealed hand (`cards`), or an exposed card by its id "
+           "(`exposed_id`). Send exactly one of the two: both or neither is a 422.", {
+        "cards": field(Maybe(CARD_IN_LIST), attr="card", optional=True),
+        "as": field(Maybe(CARD), _IDENTITY_NOTE, attr="as_", optional=True),
+        "exposed_id": field(EXPOSED_ID, optional=True),
+    }),
+    Declare: ("Declare a combination (a pokazka) after winning a trick (§4.3).", {
+        "kind": field(OneOf(KINDS), attr="declaration"),
+        "multiplicity": field(Int(1, HAND_SIZE), "how many sets: 2 is a double pokazka", default=1),
+        "from_hand": field(ListOf(HAND_CARD, 0, HAND_SIZE)),
+        "from_table": field(ListOf(EXPOSED_ID, 0, HAND_SIZE), "ids of the seat's exposed cards used again",
+                            default=[]),
+    }),
+    Pass: ("Declare nothing for the trick just won; the draw follows.", {}),
+    ExchangeTrump: ("Exchange the trump nine for the turned trump card (§4.4).", {}),
+})
+
+
+_load_move: Callable[[Wire], Move] = MOVES.load
 
 
 def load_move(wire: Wire) -> Move:
     """A move checked against the schema; raises ``SchemaViolation`` (pointers relative to the
     move) for a play that names no card or two."""
-    kind, seat = wire["type"], wire["seat"]
-    if kind == Play.kind:
-        played = wire.get("cards")
-        if (played is None) == (wire.get("exposed_id") is None):
-            raise SchemaViolation("the move does not match the schema", (
-                FieldError("/cards" if played is None else "/exposed_id",
-                           "a play sends exactly one of: cards, exposed_id"),))
-        card = None if played is None else CARDS[played[0]]
-        return Play(seat, card, _identity(wire), wire.get("exposed_id"))
-    if kind == Declare.kind:
-        hand = tuple((CARDS[e["card"]], _identity(e)) for e in wire["from_hand"])
-        table = tuple(wire.get("from_table", ()))
-        return Declare(seat, wire["kind"], wire.get("multiplicity", 1), hand, table)
-    return Pass(seat) if kind == Pass.kind else ExchangeTrump(seat)
+    if wire["type"] == "play" and ("cards" in wire) is ("exposed_id" in wire):
+        raise SchemaViolation("the move does not match the schema", (
+            FieldError("/exposed_id" if "cards" in wire else "/cards",
+                       "a play sends exactly one of: cards, exposed_id"),))
+    return _load_move(wire)
 
 
 def dump_move(move: Move) -> Wire:
-    wire: Wire = {"seat": move.seat, "type": move.kind}
-    if isinstance(move, Play):
-        if move.exposed_id is not None:
-            wire["exposed_id"] = move.exposed_id
-        else:
-            wire["cards"] = [move.card.code if move.card else None]
-        if move.as_ is not None:
-            wire["as"] = move.as_.code
-    elif isinstance(move, Declare):
-        wire.update(kind=move.declaration, multiplicity=move.multiplicity, from_hand=[
-            {"card": c.code} if as_ is None else {"card": c.code, "as": as_.code} for c, as_ in move.from_hand
-        ], from_table=list(move.from_table))
-    return wire
+    """As ``MOVES`` declares it; a play by hand, which leaves out (rather than writes null) what
+    it does not name: the declared dumper writes every field."""
+    if not isinstance(move, Play):
+        return MOVES.dump(move)
+    if move.exposed_id is not None:
+        return {"seat": move.seat, "type": "play", "exposed_id": move.exposed_id}
+    card = move.card.code  # type: ignore[union-attr]  # a play names a card or an exposed one
+    if move.as_ is None:
+        return {"seat": move.seat, "type": "play", "cards": [card]}
+    return {"seat": move.seat, "type": "play", "cards": [card], "as": move.as_.code}
 
 
-def dump_family(family: rules.DeclareFamily) -> Wire:
-    """A family of declarations (§4.6), as the schema ``BeziqueFamily`` describes it."""
+def _nested(schema: type) -> Raw:
+    """An object nested in a family, written by hand (``dump_family``)."""
+    return Raw(lambda ctx, **kwargs: fields.Nested(schema, **kwargs))
+
+
+FAMILY_SOURCE = WIRE.schema("FamilySource", {
+    "card": field(CARD, "`card` alone: natural cards of the concealed hand, each `{\"card\": card}` in "
+                  "`from_hand`; `JK` with `as`: wild cards, each `{\"card\": \"JK\", \"as\": as}` in "
+                  "`from_hand`", optional=True),
+    "as": field(CARD, "with `card` `JK` only: the identity the wild cards are nominated as", optional=True),
+    "table": field(ListOf(EXPOSED_ID, 1, 18), "exposed cards alike for the rules (§4.6), lowest id first: "
+                   "k cards of this source are its first k ids, in `from_table`. A source has exactly one "
+                   "of `card` and `table`", optional=True),
+    "most": field(HAND_COUNT, "the most cards it gives"),
+}, "Where a slot's cards may come from: hand cards of one identity, wild cards nominated as one "
+   "identity, or a class of exposed cards; exactly one of `card` and `table`.")
+
+FAMILY_SLOT = WIRE.schema("FamilySlot", {
+    "count": field(HAND_COUNT, "exactly this many cards: m times the group's cards in one set (§4.5), "
+                   "such as the m trump queens of an m-fold bezique or the 4m cards of a four"),
+    "from": field(ListOf(_nested(FAMILY_SOURCE))),
+}, "One group of the kind's set (§4.5) for m sets.")
+
+FAMILY = WIRE.schema("Family", {
+    "seat": field(SEAT),
+    "type": const(Declare.kind),
+    "kind": field(OneOf(KINDS)),
+    "multiplicity": field(Int(1, HAND_SIZE)),
+    "slots": field(ListOf(_nested(FAMILY_SLOT), 1, 5), "A declaration of the family (`kind`, "
+                   "`multiplicity`) fills every slot with exactly its `count` cards, each source giving at "
+                   "most its `most`, the wild cards of all slots together at most `jokers`, and at least one "
+                   "card from the hand. Every declaration so built is legal, and every legal declaration of "
+                   "this kind and multiplicity is one of them up to interchangeable cards (§4.6); `moves` "
+                   "lists none of them."),
+    "jokers": field(Int(0, 2), "the wild cards (`JK`) in the hand"),
+    "count": field(Int(0, 1 << 40), "how many declarations (in canonical form) the family stands for"),
+}, "§4.6: the declarations of one kind and multiplicity when there are too many to list one by one "
+   "(a family of moves, not a scoring family of §4.5).")
+
+
+def dump_family(family: DeclareFamily) -> Wire:
+    """A family of declarations (§4.6), as ``FAMILY`` describes it."""
     found = family.choices
     slots = [{"count": slot.count, "from": [_source(s) for s in slot.sources]} for slot in found.slots]
     return {"seat": family.seat, "type": family.kind, "kind": found.kind, "multiplicity": found.multiplicity,
@@ -90,233 +269,34 @@ def _source(source: decl.Source) -> Wire:
     return {"card": source.identity.code, "most": source.most}
 
 
-# --- states ------------------------------------------------------------------------------------
+MATCH = WIRE.record("Match", MatchStanding, {
+    "totals": field(per_seat(Int(0, 1 << 50))),
+    "target": field(Int(1, 10_000_000), "derived: the option `target_score` the match is played to",
+                    optional=True),
+    "over": field(BOOL),
+    "winner": field(ListOf(SEAT, 1, 1), "the seat with the highest total, once over", nullable=True),
+    "next_dealer": field(SEAT),
+    "sitting_out": derived(SEAT, "sitting_out", "derived: the seat that sits out the next hand (its dealer "
+                           "at 3 or 4), or null", nullable=True, checked=False),
+}, "§7.3: running totals per seat; pass it back to ``score`` and ``deal``.")
 
-
-def _exposed(wire: Wire) -> Exposed:
-    return Exposed(wire["id"], CARDS[wire["card"]], CARDS[wire["as"]], frozenset(wire["tags"]))
+HAND_SCORE = WIRE.schema("HandScore", {
+    **RESULT.fields,
+    "scores": field(per_seat(Int()),
+                    "per seat: declarations, exchanges and the optional brisques and last trick"),
+})
 
 
 def load_state(wire: Wire) -> State:
+    """Build the state and check it; ``InvalidState`` pointers are relative to the state."""
     seats = wire["seats"]
     for name in ("hands", "exposed", "won_cards", "scores", "decl_counts", "last_declared_after_trick"):
-        _require(len(wire[name]) == seats, f"/{name}", f"one entry per seat: {seats}")
-    _require(wire["dealer"] < seats, "/dealer", f"seats are 0..{seats - 1}")
-    state = State(
-        options=load_options(wire.get("options", {})), seats=seats, dealer=wire["dealer"],
-        trump_suit=wire["trump_suit"], stock=pile(wire["stock"]),
-        hands=tuple(pile(h) for h in wire["hands"]),
-        exposed=tuple(tuple(_exposed(e) for e in seat) for seat in wire["exposed"]),
-        next_exposed_id=wire["next_exposed_id"], phase=Phase(wire["phase"]), leader=wire["leader"],
-        to_move=wire["to_move"],
-        trick=tuple(Played(t["seat"], CARDS[t["card"]], CARDS[t["as"]], t["from"]) for t in wire["trick"]),
-        trick_winner=wire.get("trick_winner"), declared_in_window=wire["declared_in_window"],
-        decl_counts=tuple(tuple(c[k] for k in LADDERED) for c in wire["decl_counts"]),
-        last_declared_after_trick=tuple(wire["last_declared_after_trick"]),
-        scores=tuple(wire["scores"]), won_cards=tuple(pile(w) for w in wire["won_cards"]),
-        tricks_played=wire["tricks_played"],
-    )
-    _check_cards(state)
-    _check_seats(state)
-    _check_exposed(state)
-    _check_trick(state)
-    _check_progress(state)
-    check_derived(wire, _derived(state))
+        require(len(wire[name]) == seats, f"/{name}", f"one entry per seat: {seats}")
+    require(wire["dealer"] < seats, "/dealer", f"seats are 0..{seats - 1}")
+    state = STATE.load(wire)
+    consistency.check(state)
+    STATE.check(wire, state)
     return state
 
 
-def _require(condition: bool, pointer: str, message: str) -> None:
-    if not condition:
-        raise InvalidState(pointer, message)
-
-
-def _zones(state: State) -> list[tuple[str, tuple[Card, ...]]]:
-    return [
-        ("/stock", state.stock),
-        *((f"/hands/{s}", h) for s, h in enumerate(state.hands)),
-        *((f"/exposed/{s}", tuple(e.card for e in x)) for s, x in enumerate(state.exposed)),
-        ("/trick", tuple(p.card for p in state.trick)),
-        *((f"/won_cards/{s}", w) for s, w in enumerate(state.won_cards)),
-    ]
-
-
-def _check_cards(state: State) -> None:
-    """Every card of the deck (§2.1, for these options) in exactly one place. (The pointers of
-    ``_zones`` are only formatted for a state that fails: 5 µs a 214-card load.)"""
-    found = [*state.stock, *chain.from_iterable(state.hands), *(e.card for x in state.exposed for e in x),
-             *(p.card for p in state.trick), *chain.from_iterable(state.won_cards)]
-    check_deck(rules.full_deck(state.options), found, lambda: _zones(state))
-
-
-def _check_seats(state: State) -> None:
-    """§2.3: a sitting-out dealer holds, shows, wins and scores nothing; the seats named are
-    active ones."""
-    active = state.active
-    for seat in range(state.seats):
-        if seat in active:
-            continue
-        for name, value, empty in (
-                ("hands", state.hands[seat], ()), ("exposed", state.exposed[seat], ()),
-                ("won_cards", state.won_cards[seat], ()), ("scores", state.scores[seat], 0),
-                ("decl_counts", state.decl_counts[seat], (0,) * len(LADDERED)),
-                ("last_declared_after_trick", state.last_declared_after_trick[seat], None)):
-            _require(value == empty, f"/{name}/{seat}", f"seat {seat} deals and sits out this hand")
-    _require(state.leader in active, "/leader", f"the leader is one of the active seats {list(active)}")
-    for seat, last in enumerate(state.last_declared_after_trick):
-        _require(last is None or 1 <= last <= state.tricks_played, f"/last_declared_after_trick/{seat}",
-                 f"a trick number 1..{state.tricks_played}, or null")
-
-
-def _check_exposed(state: State) -> None:
-    """Ids unique and below the counter; a card is its own identity unless wild; each tag a kind
-    the identity can score in, one per family. (Plain ``if``s: the messages are only formatted
-    for a state that fails.)"""
-    ids: set[int] = set()
-    for seat, shown in enumerate(state.exposed):
-        for index, e in enumerate(shown):
-            if e.id in ids or e.id >= state.next_exposed_id:
-                raise InvalidState(f"/exposed/{seat}/{index}/id",
-                                   f"exposed id {e.id} is used twice or not below next_exposed_id")
-            ids.add(e.id)
-            if e.as_ is not e.card:
-                _check_identity(e.card, e.as_, f"/exposed/{seat}/{index}")
-            if not _tags_fit(state.trump_suit, e.as_, e.tags):
-                raise InvalidState(f"/exposed/{seat}/{index}/tags",
-                                   f"{e.as_.code} cannot have scored in all of {sorted(e.tags)} "
-                                   f"with {state.trump_suit} trumps (and scores once in a family)")
-
-
-@lru_cache(maxsize=4096)  # the combinations met in play are few; a client may send any
-def _tags_fit(trump: str, identity: Card, tags: frozenset[str]) -> bool:
-    """Each tag a kind the identity can score in, and at most one per family (§4.3.7); a few
-    hundred combinations at most, so remembered."""
-    kinds = decl.rules_for(trump)
-    families = {decl.FAMILY[t] for t in tags}
-    return len(families) == len(tags) and all(identity in kinds[t].identities for t in tags)
-
-
-def _check_identity(card: Card, as_: Card, at: str) -> None:
-    if card is JOKER:
-        _require(as_ in rules.IDENTITY_SET, f"{at}/as", "a wild card stands for A 10 K Q J or 9 of a suit")
-    else:
-        _require(as_ is card, f"{at}/as", f"{card.code} is no wild card: `as` is the card itself")
-
-
-def _check_trick(state: State) -> None:
-    active = state.active
-    for index, played in enumerate(state.trick):
-        at = f"/trick/{index}"
-        _require(played.seat == active[(active.index(state.leader) + index) % len(active)], f"{at}/seat",
-                 "cards are played by the active seats in turn from the leader")
-        _check_identity(played.card, played.as_, at)
-
-
-def _check_progress(state: State) -> None:
-    """The phase, the turn, the stock and the holdings agree with the tricks played (§4.1, §5)."""
-    active, phase = state.active, state.phase
-    if state.stock and state.stock[-1].suit != state.trump_suit:
-        raise InvalidState(f"/stock/{len(state.stock) - 1}",
-                           f"the stock's last card is the turned trump card: a {state.trump_suit} card")
-    a = len(active)
-    dealt = len(rules.full_deck(state.options)) - HAND_SIZE * a
-    drawn = a * (state.tricks_played - (phase == Phase.DECLARE))  # no draw yet for the trick just won
-    _require(len(state.stock) == dealt - drawn, "/stock",
-             f"after {state.tricks_played} tricks ({phase}) the stock holds {dealt - drawn} cards")
-    _require(sum(map(len, state.won_cards)) == a * state.tricks_played, "/won_cards",
-             f"{state.tricks_played} tricks of {a} cards are won")
-    for seat in active:
-        if len(state.won_cards[seat]) % a:
-            raise InvalidState(f"/won_cards/{seat}", f"whole tricks of {a} cards")
-    _check_turn(state)
-    in_trick = {p.seat for p in state.trick}
-    for seat in active:
-        holding = HAND_SIZE - (phase == Phase.DECLARE or seat in in_trick)
-        size = len(state.hands[seat]) + len(state.exposed[seat])
-        if size != holding:
-            raise InvalidState(f"/hands/{seat}",
-                               f"seat {seat} holds {holding} cards (hand and exposed), not {size}")
-
-
-def _check_turn(state: State) -> None:
-    phase, a = state.phase, len(state.active)
-    window = phase == Phase.DECLARE
-    _require((state.trick_winner == state.leader) if window else state.trick_winner is None, "/trick_winner",
-             "the trick winner is the leader during the declaration window, else null")
-    if phase == Phase.FINISHED:
-        _require(state.to_move is None and not state.trick, "/to_move", "nobody moves once the hand is over")
-        _require(len(state.stock) < a, "/phase", f"the hand ends only when fewer than {a} cards are left")
-        _require(state.tricks_played > 0, "/tricks_played", "a hand ends after its last trick")
-        return
-    _require(len(state.stock) >= a, "/stock", f"with fewer than {a} cards left the hand is finished")
-    expected = state.leader
-    if phase == Phase.FOLLOW:
-        _require(0 < len(state.trick) < a, "/trick", "a trick in progress holds a card of some players")
-        expected = rules.next_active(state.active, state.trick[-1].seat)
-    else:
-        _require(not state.trick, "/trick", f"the trick is empty in the {phase} phase")
-    _require(state.to_move == expected, "/to_move", f"seat {expected} is to move")
-    if window:
-        _require(state.tricks_played > 0 and not state.declared_in_window, "/declared_in_window",
-                 "the window opens after a trick is won, undeclared")
-    else:
-        _require(state.declared_in_window == (state.tricks_played > 0), "/declared_in_window",
-                 "true once a window has closed this hand, false before the first trick")
-        if state.tricks_played == 0:
-            _require(state.leader == state.active[0], "/leader", "the dealer's left leads the first trick")
-
-
-def result(state: State) -> Wire | None:
-    """§7.2, once the hand is finished."""
-    if state.phase != Phase.FINISHED:
-        return None
-    return {"scores": list(state.scores), "tricks_played": state.tricks_played,
-            "last_trick_winner": state.leader, "hand_winners": rules.hand_winners(state)}
-
-
-def _derived(state: State) -> Wire:
-    trump_card = state.trump_card
-    return {
-        "status": Status.of(finished=state.phase == Phase.FINISHED), "active": list(state.active),
-        "bezique_jack": state.bezique_jack.code,
-        "trump_card": None if trump_card is None else trump_card.code,
-        "result": result(state),
-    }
-
-
-def _exposed_wire(e: Exposed) -> Wire:
-    return {"id": e.id, "card": e.card.code, "as": e.as_.code, "tags": list(_sorted_tags(e.tags))}
-
-
-@lru_cache(maxsize=4096)
-def _sorted_tags(tags: frozenset[str]) -> tuple[str, ...]:
-    return tuple(sorted(tags))
-
-
-def _public(state: State) -> Wire:
-    return {
-        "game": "bezique", "seats": state.seats, "dealer": state.dealer, "to_move": state.to_move,
-        **_derived(state), "options": options_wire(state.options), "trump_suit": state.trump_suit,
-        "exposed": [[_exposed_wire(e) for e in seat] for seat in state.exposed],
-        "next_exposed_id": state.next_exposed_id, "phase": str(state.phase), "leader": state.leader,
-        "trick": [{"seat": p.seat, "card": p.card.code, "as": p.as_.code, "from": p.source}
-                  for p in state.trick],
-        "trick_winner": state.trick_winner, "declared_in_window": state.declared_in_window,
-        "decl_counts": [dict(zip(LADDERED, c, strict=True)) for c in state.decl_counts],
-        "last_declared_after_trick": list(state.last_declared_after_trick), "scores": list(state.scores),
-        "tricks_played": state.tricks_played,
-    }
-
-
-def dump_state(state: State) -> Wire:
-    return {**_public(state), "stock": codes(state.stock), "hands": [codes(h) for h in state.hands],
-            "won_cards": [codes(w) for w in state.won_cards]}
-
-
-def view(state: State, seat: int | None) -> Wire:
-    """§D13 and API.md: the own concealed hand; other hands, the stock and the won cards as
-    counts; everything on the table and the turned trump card public."""
-    sizes: Any = [len(h) for h in state.hands]
-    return {
-        **_public(state), "seat": seat, "hand": None if seat is None else codes(state.hands[seat]),
-        "hand_sizes": sizes, "stock_size": len(state.stock), "won_sizes": [len(w) for w in state.won_cards],
-    }
+FORM: WireForm[State, Move] = WireForm(load_state, STATE.dump, load_move, dump_move, VIEW.dump, dump_family)
