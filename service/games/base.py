@@ -110,11 +110,6 @@ class GameInfo:
     variants: tuple[str, ...] = field(default=())
 
 
-def card_values(deck: Iterable[Card], points: Mapping[Card, int]) -> dict[str, int]:
-    """The value of every card of a deck, by card code (a deck may repeat cards)."""
-    return {c.code: points.get(c, 0) for c in deck}
-
-
 def describe(
     *, id: str, name_en: str, name_ru: str, players: tuple[int, ...], deck: Sequence[Card], about_deck: str,
     points: Mapping[Card, int] | Callable[[Card], int], moves: Iterable[str], reasons: type[Reason],
@@ -300,8 +295,7 @@ class Wired(Generic[S, M]):
 
     A subclass's ``wire_form`` functions become its methods themselves (static methods, set as
     the class is made), so a call costs what a call of the wire module's function costs, with no
-    delegating frame. A method the subclass writes itself is kept (a trick game not yet
-    converted)."""
+    delegating frame. The methods below are what the protocol's type checker reads."""
 
     wire_form: WireForm[S, M]
 
@@ -333,7 +327,7 @@ class Wired(Generic[S, M]):
 class TrickGame(RulesOf[SM, M], CandidateListing[SM, M], Wired[SM, M]):
     """The rules half of a trick game: its rule set decides and applies moves and proposes the
     candidates, and its ``wire_form`` gives the wire methods; the game class adds its info, its
-    schemas, deal and score. (A trick game may still write its wire methods by hand instead.)"""
+    schemas, deal and score."""
 
     rule_set: RuleSet[SM, M]
 
@@ -417,13 +411,6 @@ def evolve(state: T, **changes: Any) -> T:
 def replace_at(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     """A per-seat (or per-side) tuple with one entry replaced, by slicing."""
     return (*values[:index], value, *values[index + 1:])
-
-
-def check_derived(wire: Wire, expected: Wire) -> None:
-    """Derived fields may be left out of a state; when sent, they must agree with the rest."""
-    for name, value in expected.items():
-        if name in wire and wire[name] != value:
-            raise InvalidState(f"/{name}", f"{name} must be {value!r} for this position")
 
 
 Zones = Iterable[tuple[str, Sequence[Card]]]
