@@ -123,14 +123,7 @@ STATE_FIELDS = {
     "won_cards": field(per_seat(Pile(0, len(LARGEST)))),
 }
 STATE_DOC = "A Bezique hand; derived fields may be left out, and must agree when sent."
-WRITTEN_FIRST = ("game", "seats", "dealer", "to_move", "status", "active", "bezique_jack", "trump_card",
-                 "result")
-"""A state is written with these fields first, the rest in the declared order: the order of its
-dumps before the declarations, which the document's examples show (its schema keeps the order
-above, which the document shows too)."""
-STATE = WIRE.record("State", State, {**{n: STATE_FIELDS[n] for n in WRITTEN_FIRST}, **STATE_FIELDS},
-                    STATE_DOC)
-STATE_SCHEMA = WIRE.schema("State", STATE_FIELDS, STATE_DOC)
+STATE = WIRE.record("State", State, STATE_FIELDS, STATE_DOC)
 
 
 def _seat(state: State, seat: int | None) -> int | None:

@@ -115,13 +115,6 @@ def _once_over(outcome: Callable[[State], Any]) -> Callable[[State], Any]:
     return result
 
 
-_WRITTEN = ("game", "seats", "dealer", "to_move", "status", "options", "trump", "trump_card", "stock",
-            "hands", "won", "points", "leader", "trick", "phase", "ending", "last_taker")
-"""The order a state's fields are written in, as the service has always written them (the game's
-own fields follow, the result last): the document's examples are written states. The derived
-fields sent are checked in this order too; the document lists the fields as they are declared."""
-
-
 def _state(family: Family, shared: Mapping[str, Field]) -> Record[State]:
     deck = len(family.codes)
     declared = {
@@ -135,11 +128,7 @@ def _state(family: Family, shared: Mapping[str, Field]) -> Record[State]:
         "trick": field(_trick(family, view=False), nullable=True),
     }
     doc = "A hand in progress or finished; derived fields may be left out."
-    own = [name for name in declared if name not in _WRITTEN and name != "result"]
-    written = {name: declared[name] for name in (*_WRITTEN, *own, "result")}
-    record = family.record("State", State, written, doc)
-    record.schema = family.schema("State", declared, doc)
-    return record
+    return family.record("State", State, declared, doc)
 
 
 def _card_points(won: tuple[tuple[Card, ...], ...]) -> tuple[int, ...]:
