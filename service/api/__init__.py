@@ -63,6 +63,21 @@ list one by one (a Bezique declaration with many ways to fill it, Canasta's mult
 of a large hand), each described once by the choices it leaves open (the game's rules file, §4.6
 and §4.13); it is empty in the positions of ordinary play. Answers past a limit are a 422
 `limit-exceeded` problem.
+
+Changes in 2.0 (breaking; README, "What changed in 2.0"):
+- Sealed mode has paths of its own, `/v1/games/{game}/sealed/deal|validate|legal-moves|view|events|score`,
+  each with one request and one answer schema; the open paths no longer take `sealed`, `token`,
+  `seat_key` or `match_token`, and answer one shape each (validate: a union on `legal`).
+- Answer schemas are apart from request schemas: every field the server always sends is required in
+  them. Where they differ, the answer form has the plain name (`SixtySixState`) and the request form
+  is `...In` (`SixtySixStateIn`); every answer may be sent back as it came.
+- Events are a union on `type` (`SixtySixEvent`), each type with its own fields, and every card that
+  enters or leaves a hand is an event. `sealed/events` gives a seat (or a spectator) the events of
+  every move since the one it names; a sealed validate also answers `public_events`.
+- A token is of format 2, data and not a pickle: a token of format 1 is refused (422 at `/token`);
+  a token sealed before a release adds a field or an option opens after it.
+- A sealed score also answers `record` (the state dealt and every move), which `score` checks.
+- An open score always answers the final `state`, and takes a `state` or a `record` in one schema.
 """
 
 
@@ -97,7 +112,7 @@ def init_api(app: Flask, settings: Settings, games: Mapping[str, Game[Any, Any]]
     keyring = Keyring(keys)
     app.config.update(
         API_TITLE="Card rules service",
-        API_VERSION="1.4",
+        API_VERSION="2.0",
         OPENAPI_VERSION="3.1.0",
         API_SPEC_OPTIONS={"info": {"description": DESCRIPTION}},
         MAX_CONTENT_LENGTH=settings.max_body_bytes,

@@ -1,7 +1,7 @@
 """The request and answer schemas of each operation of one game (shared/API.md): the envelopes
 shared by every game, around the game's own state, move, options, match, view and score schemas.
-One builder per operation; each answer that differs by mode is a ``oneOf`` of its open and
-sealed forms."""
+One builder per operation and mode, each giving exactly one request and one answer schema (a
+validate answer is a union on ``legal``); every answer in its answer form (``answered``)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from service.games.base import GameInfo
-from service.wire.fields import MoveUnion, StrictBoolean, StrictInteger
+from service.api.answers import answered
+from service.games.base import EventType, GameInfo
+from service.wire.fields import StrictBoolean, StrictInteger, TypeUnion
 from service.wire.schemas import GameSchemas, Strict, named, one_of, seat
 
 MAX_DECK = 256
@@ -22,7 +23,10 @@ MAX_DECK = 256
 MAX_RECORD_MOVES = 1000
 """More moves than any hand of these games takes; bounds the work one request can ask for."""
 MAX_TOKEN = 65_536
-"""Characters of a token at most; the largest state (Bezique, 214 cards) seals in about 2,000."""
+"""Characters of a token at most; a played-out Bezique hand at 4, the largest record, seals in
+about 4,000."""
+MAX_CLIENT_SEED = 128
+"""So that the joined seed (README, "Sealed mode") fits an open deal's ``seed`` to be checked."""
 
 
 def token(description: str, **kwargs: Any) -> fields.String:
@@ -35,7 +39,7 @@ def seat_key(description: str) -> fields.String:
                          allow_none=True, load_default=None, metadata={"description": description})
 
 
-HAND_TOKEN = "The hand's sealed state, as the last sealed answer gave it (README, \"Sealed mode\")."
+HAND_TOKEN = "The hand's sealed record, as the last sealed answer gave it (README, \"Sealed mode\")."
 SEALED_IDS: dict[str, fields.Field] = {
     "hand_id": fields.String(required=True, metadata={
         "description": "The hand's id, the same in every sealed answer of the hand."}),
@@ -47,6 +51,8 @@ SEALED_IDS: dict[str, fields.Field] = {
         "one more than the highest it has seen for the hand (an older token, sent again, answers "
         "a number already seen)."}),
 }
+SOMETIMES = {"sometimes": True}
+"""Metadata of an answer's field that is not always sent (``answered`` leaves it optional)."""
 
 
 def union(name: str, doc: str, branches: tuple[type[ma.Schema], ...]) -> type[ma.Schema]:
@@ -54,11 +60,6 @@ def union(name: str, doc: str, branches: tuple[type[ma.Schema], ...]) -> type[ma
     generated client gets a union type). Only the document and the compiled validators read it."""
     return type(name, (Strict,), {"__doc__": doc, "json_schema_union": branches,
                                   "Meta": type("Meta", (Strict.Meta,), {"register": False})})
-
-
-def optional(members: dict[str, fields.Field]) -> dict[str, fields.Field]:
-    """The same fields, not required (sealed answers only)."""
-    return {name: type(f)(metadata=f.metadata) for name, f in members.items()}
 
 
 @dataclass(frozen=True)
@@ -85,25 +86,42 @@ class Parts:
         return fields.Nested(self.game.state, required=True, metadata=metadata)
 
     @cached_property
-    def move(self) -> MoveUnion:
-        return MoveUnion(self.game.moves, schema_name=f"{self.prefix}Move", required=True)
+    def move(self) -> TypeUnion:
+        return TypeUnion(self.game.moves, schema_name=f"{self.prefix}Move", required=True)
 
     @cached_property
     def match(self) -> fields.Nested:
         return fields.Nested(self.game.match, allow_none=True, load_default=None)
 
     @cached_property
-    def event(self) -> type[ma.Schema]:
-        return named(f"{self.prefix}Event", "Something a move caused.", {
-            "type": fields.String(required=True, validate=validate.OneOf(self.info.event_types)),
-            "seat": seat(allow_none=True, required=True),
-            "cards": self.game.fields.cards(),
-            "points": StrictInteger(),
-            "suit": fields.String(validate=validate.OneOf("CDHS")),
-            "count": StrictInteger(metadata={
-                "description": "Sealed mode: the number of cards the event moved where this seat may not "
-                "see them (another seat's draw), given instead of `cards`."}),
-        })
+    def events(self) -> fields.List:
+        members = {name: self.event(name, declared) for name, declared in self.info.event_types.items()}
+        return fields.List(TypeUnion(members, schema_name=f"{self.prefix}Event", noun="event",
+                                     about="Something a move caused: one of the game's event types, "
+                                     "chosen by `type`."), required=True)
+
+    def event(self, name: str, declared: EventType) -> type[ma.Schema]:
+        members: dict[str, fields.Field] = {
+            "type": one_of([name], required=True),
+            "seat": seat(required=True, allow_none=declared.winner, metadata={
+                "description": "Who won (null: nobody)." if declared.winner else "Who acted."}),
+        }
+        if declared.cards and declared.private:
+            members["cards"] = self.game.fields.cards(metadata={
+                **SOMETIMES, "description": "The cards, to the seats they belong to only."})
+            members["count"] = StrictInteger(required=True, metadata={"description": "How many cards."})
+        elif declared.cards:
+            members["cards"] = self.game.fields.cards(required=True)
+        if declared.points:
+            members["points"] = StrictInteger(required=True)
+        if declared.suit:
+            members["suit"] = fields.String(required=True, validate=validate.OneOf("CDHS"))
+        if declared.kinds:
+            members["kind"] = one_of(declared.kinds, required=True)
+        if declared.to:
+            members["to"] = seat(required=True, metadata={"description": "The seat the cards go to."})
+        title = name.title().replace("_", "")
+        return named(f"{self.prefix}{title}Event", declared.doc, members)
 
     @cached_property
     def reason(self) -> type[ma.Schema]:
@@ -114,58 +132,69 @@ class Parts:
             "rule": fields.String(required=True, metadata={"description": "the rule it enforces"}),
         })
 
+    @cached_property
+    def record(self) -> type[ma.Schema]:
+        return self.branch("HandRecord", RECORD, {
+            "start": self.state(description="Usually the state `deal` answered."),
+            "moves": fields.List(self.move, required=True, validate=validate.Length(max=MAX_RECORD_MOVES)),
+        })
+
     def branch(self, name: str, doc: str, members: dict[str, Any]) -> type[ma.Schema]:
         return named(self.prefix + name, doc, members)
+
+    def answer(self, name: str, doc: str, members: dict[str, Any]) -> type[ma.Schema]:
+        return answered(self.branch(name, doc, members))
 
 
 # --- deal -------------------------------------------------------------------------------------
 
 SEED = ("Any string; the same seed and options deal the same cards. Omitted (and no `deck`): the "
-        "server draws one and returns it. Sealed: at most 128 characters, joined to the server's "
-        "seed so that it cannot steer the deal. Up to 256 characters since API version 1.3, so that "
-        "a sealed hand's joined seed (193 at most) can be dealt again to check it.")
+        "server draws one and returns it.")
+SEALED_SEED = ("Any string, joined to the server's seed so that it cannot steer the deal (README, "
+               "\"Sealed mode\").")
 DECK = ("Instead of a seed: the whole deck in dealing order, top card first, for test suites, replays "
         "of a reported deal and duplicate play (every table the same cards). It must be exactly the "
         "game's deck for these options (422 naming `/deck` otherwise); a deal the rules would redeal "
         "(a misdeal) is refused.")
-SEALED = ("Deal a sealed hand: the answer is a `token` the client cannot read or forge, one `seat_keys` "
-          "entry per seat, and the `seed_commitment` (README, \"Sealed mode\"). The deck is shuffled "
-          "from a server seed joined with `seed` if sent; a sealed deal takes no `deck`, and the "
-          "standing as `match_token`, not `match`.")
-MATCH_TOKEN = ("Sealed deal: the `match_token` the last hand's score answered. The match keeps its players "
-               "and options: `players` and `options`, if sent, must agree with them.")
+MATCH_TOKEN = ("The `match_token` the last hand's score answered. The match keeps its players and "
+               "options: `players` and `options`, if sent, must agree with them.")
 
 
-def deal(p: Parts) -> Envelope:
-    request = p.branch("DealIn", "Deal a new hand.", {
+def _table(p: Parts) -> dict[str, fields.Field]:
+    return {
         "players": one_of(p.info.player_counts, load_default=p.info.default_players),
         "dealer": seat(allow_none=True, load_default=None, metadata={
             "description": "Dealing seat; default: the match's next dealer, else seat 0."}),
         "options": fields.Nested(p.game.options, load_default=dict),
+    }
+
+
+def deal(p: Parts) -> Envelope:
+    request = p.branch("DealIn", "Deal a new hand.", {
+        **_table(p),
         "seed": fields.String(validate=validate.Length(1, 256), allow_none=True, load_default=None,
                               metadata={"description": SEED}),
         "deck": p.game.fields.cards(allow_none=True, load_default=None, max_items=MAX_DECK,
                                     metadata={"description": DECK}),
         "match": p.match,
-        "sealed": StrictBoolean(load_default=False, metadata={"description": SEALED}),
-        "match_token": token(MATCH_TOKEN, allow_none=True, load_default=None),
     })
-    return Envelope(request, union(f"{p.prefix}DealOut", "The new hand: its state, or (sealed) its "
-                                   "token and seat keys.", (_dealt_open(p), _dealt_sealed(p))))
-
-
-def _dealt_open(p: Parts) -> type[ma.Schema]:
-    return p.branch("DealOpen", "The new hand.", {
+    return Envelope(request, p.answer("Dealt", "The new hand.", {
         "seed": fields.String(required=True, allow_none=True, metadata={
             "description": "The seed dealt from; null for a given deck."}),
         "shuffle": fields.String(required=True, validate=validate.OneOf(["v1", "given"]), metadata={
             "description": "`v1`: shuffled from the seed (see the README); `given`: the deck sent."}),
         "state": p.state(),
+    }))
+
+
+def sealed_deal(p: Parts) -> Envelope:
+    request = p.branch("SealedDealIn", "Deal a new sealed hand.", {
+        **_table(p),
+        "seed": fields.String(validate=validate.Length(1, MAX_CLIENT_SEED), allow_none=True,
+                              load_default=None, metadata={"description": SEALED_SEED}),
+        "match_token": token(MATCH_TOKEN, allow_none=True, load_default=None),
     })
-
-
-def _dealt_sealed(p: Parts) -> type[ma.Schema]:
-    return p.branch("DealSealed", "The new sealed hand.", {
+    return Envelope(request, p.answer("SealedDealt", "The new sealed hand: its token and seat keys.", {
         "token": token(HAND_TOKEN, required=True),
         "seat_keys": fields.List(fields.String(), required=True, metadata={
             "description": "One secret per seat, by seat: give each player only their own."}),
@@ -177,39 +206,49 @@ def _dealt_sealed(p: Parts) -> type[ma.Schema]:
             "description": "The match's id, kept from hand to hand through `match_token`."}),
         **SEALED_IDS,
         "to_move": seat(allow_none=True, required=True),
-    })
+    }))
 
 
 # --- validate -------------------------------------------------------------------------------
 
+LEGAL = {"legal": StrictBoolean(required=True, validate=validate.OneOf([True]))}
+
+
+def _illegal(p: Parts) -> dict[str, fields.Field]:
+    return {"legal": StrictBoolean(required=True, validate=validate.OneOf([False])),
+            "reason": fields.Nested(p.reason, required=True)}
+
 
 def validate_move(p: Parts) -> Envelope:
-    request = union(f"{p.prefix}ValidateIn", "A state (or a sealed token and the mover's seat key) and a "
-                    "proposed move.", (
-        p.branch("ValidateOpen", "A state and a proposed move.", {"state": p.state(), "move": p.move}),
-        p.branch("ValidateSealed", "A sealed hand, the mover's seat key and a proposed move.", {
-            "token": token(HAND_TOKEN, required=True),
-            "seat_key": seat_key("The mover's seat key (403 without it, or with another seat's)."),
-            "move": p.move,
-        }),
-    ))
-    legal = {"legal": StrictBoolean(required=True, validate=validate.OneOf([True]))}
-    illegal = {"legal": StrictBoolean(required=True, validate=validate.OneOf([False])),
-               "reason": fields.Nested(p.reason, required=True)}
-    events = {"events": fields.List(fields.Nested(p.event), required=True)}
-    answer = union(f"{p.prefix}ValidateOut", "legal: the next state and the events; illegal: the reason.", (
-        p.branch("ValidateLegal", "The move is legal: the next state and what the move caused.", {
-            **legal, "state": p.state(), **events}),
-        p.branch("ValidateIllegal", "The move is illegal: why, and the rule it breaks.", illegal),
-        p.branch("ValidateSealedLegal", "Sealed: the move is legal; the new token, the mover's view and "
-                 "the events as the mover may see them.", {
-            **legal, "token": token(HAND_TOKEN, required=True),
-            "view": fields.Nested(p.game.view, required=True), **events,
+    request = p.branch("ValidateIn", "A state and a proposed move.", {"state": p.state(), "move": p.move})
+    return Envelope(request, union(f"{p.prefix}ValidateOut", "legal: the next state and the events; "
+                                   "illegal: the reason.", (
+        p.answer("ValidateLegal", "The move is legal: the next state and what the move caused.", {
+            **LEGAL, "state": p.state(), "events": p.events}),
+        p.answer("ValidateIllegal", "The move is illegal: why, and the rule it breaks.", _illegal(p)),
+    )))
+
+
+def sealed_validate(p: Parts) -> Envelope:
+    request = p.branch("SealedValidateIn", "A sealed hand, the mover's seat key and a proposed move.", {
+        "token": token(HAND_TOKEN, required=True),
+        "seat_key": seat_key("The mover's seat key (403 without it, or with another seat's)."),
+        "move": p.move,
+    })
+    return Envelope(request, union(f"{p.prefix}SealedValidateOut", "legal: the new token, the mover's "
+                                   "view and the events; illegal: the reason.", (
+        p.answer("SealedValidateLegal", "The move is legal: the new token, the mover's view, and the "
+                 "events as the mover and as everyone may see them.", {
+            **LEGAL, "token": token(HAND_TOKEN, required=True),
+            "view": fields.Nested(p.game.view, required=True),
+            "events": p.events,
+            "public_events": fields.List(p.events.inner, required=True, metadata={
+                "description": "The events as a spectator sees them: what a relay may send to every "
+                "seat."}),
             "to_move": seat(allow_none=True, required=True), **SEALED_IDS}),
-        p.branch("ValidateSealedIllegal", "Sealed: the move is illegal; the token stays as it was.", {
-            **illegal, **SEALED_IDS}),
-    ))
-    return Envelope(request, answer)
+        p.answer("SealedValidateIllegal", "The move is illegal; the token stays as it was.",
+                 {**_illegal(p), **SEALED_IDS}),
+    )))
 
 
 # --- legal-moves and view -------------------------------------------------------------------
@@ -220,47 +259,68 @@ FAMILIES = ("Moves too many to list one by one, each family described by the cho
             "every position (the game's rules file says when not).")
 
 
-def legal_moves(p: Parts) -> Envelope:
-    request = union(f"{p.prefix}LegalMovesIn", "A state (or a sealed token), and optionally the seat "
-                    "asking.", (
-        p.branch("LegalMovesOpen", "A state, and optionally the seat asking.", {
-            "state": p.state(),
-            "seat": seat(allow_none=True, load_default=None, metadata={
-                "description": f"{LISTED_SEAT}; default: the seat to move."}),
-        }),
-        p.branch("LegalMovesSealed", "A sealed hand and the asking seat's key.", {
-            "token": token(HAND_TOKEN, required=True),
-            "seat_key": seat_key(f"{LISTED_SEAT}; without a key (a spectator) the list is empty."),
-        }),
-    ))
+def _listing(p: Parts) -> dict[str, fields.Field]:
     families = {} if p.game.family is None else {"families": fields.List(
         fields.Nested(p.game.family), required=True, metadata={"description": FAMILIES})}
-    answer = p.branch("LegalMovesOut", "Every legal move, as validate takes it.", {
-        "to_move": seat(allow_none=True, required=True),
-        "moves": fields.List(p.move, required=True),
-        **families,
-        **optional(SEALED_IDS),
+    return {"to_move": seat(allow_none=True, required=True), "moves": fields.List(p.move, required=True),
+            **families}
+
+
+def legal_moves(p: Parts) -> Envelope:
+    request = p.branch("LegalMovesIn", "A state, and optionally the seat asking.", {
+        "state": p.state(),
+        "seat": seat(allow_none=True, load_default=None, metadata={
+            "description": f"{LISTED_SEAT}; default: the seat to move."}),
     })
-    return Envelope(request, answer)
+    return Envelope(request, p.answer("LegalMovesOut", "Every legal move, as validate takes it.",
+                                      _listing(p)))
+
+
+def sealed_legal_moves(p: Parts) -> Envelope:
+    request = p.branch("SealedLegalMovesIn", "A sealed hand and the asking seat's key.", {
+        "token": token(HAND_TOKEN, required=True),
+        "seat_key": seat_key(f"{LISTED_SEAT}; without a key (a spectator) the list is empty."),
+    })
+    return Envelope(request, p.answer("SealedLegalMovesOut", "Every legal move of the asking seat, as "
+                                      "validate takes it.", {**_listing(p), **SEALED_IDS}))
 
 
 def view(p: Parts) -> Envelope:
-    request = union(f"{p.prefix}ViewIn", "A state and the seat looking, or a sealed token and the seat's "
-                    "key (none: a spectator).", (
-        p.branch("ViewOpen", "A state and the seat looking (null: a spectator).", {
-            "state": p.state(),
-            "seat": seat(allow_none=True, load_default=None),
-        }),
-        p.branch("ViewSealed", "A sealed hand and the looking seat's key.", {
-            "token": token(HAND_TOKEN, required=True),
-            "seat_key": seat_key("The looking seat's key; without one, the spectator's view."),
-        }),
-    ))
-    answer = p.branch("ViewOut", "What the seat may see.", {
-        "view": fields.Nested(p.game.view, required=True),
-        **optional(SEALED_IDS),
+    request = p.branch("ViewIn", "A state and the seat looking (null: a spectator).", {
+        "state": p.state(),
+        "seat": seat(allow_none=True, load_default=None),
     })
-    return Envelope(request, answer)
+    return Envelope(request, p.answer("ViewOut", "What the seat may see.", {
+        "view": fields.Nested(p.game.view, required=True)}))
+
+
+def sealed_view(p: Parts) -> Envelope:
+    request = p.branch("SealedViewIn", "A sealed hand and the looking seat's key (none: a spectator).", {
+        "token": token(HAND_TOKEN, required=True),
+        "seat_key": seat_key("The looking seat's key; without one, the spectator's view."),
+    })
+    return Envelope(request, p.answer("SealedViewOut", "What the seat may see.", {
+        "view": fields.Nested(p.game.view, required=True), **SEALED_IDS}))
+
+
+def sealed_events(p: Parts) -> Envelope:
+    request = p.branch("SealedEventsIn", "A sealed hand, the asking seat's key (none: a spectator), "
+                       "and the last move whose events the seat has.", {
+        "token": token(HAND_TOKEN, required=True),
+        "seat_key": seat_key("The asking seat's key; without one, the events a spectator sees."),
+        "since": StrictInteger(validate=validate.Range(0, MAX_RECORD_MOVES), load_default=0, metadata={
+            "description": "The last move number whose events the seat has (0: from the deal). "
+            "422 if the hand has had fewer moves."}),
+    })
+    moved = p.answer("MoveEvents", "The events one move caused.", {
+        "move_number": StrictInteger(required=True, metadata={"description": "The move's number, from 1."}),
+        "events": p.events,
+    })
+    return Envelope(request, p.answer("SealedEventsOut", "The events of every move after `since`, as "
+                                      "the seat may see them: its own cards, another seat's hidden "
+                                      "ones as their number.", {
+        "moves": fields.List(fields.Nested(moved), required=True),
+        "to_move": seat(allow_none=True, required=True), **SEALED_IDS}))
 
 
 # --- score ------------------------------------------------------------------------------------
@@ -270,54 +330,57 @@ RECORD = ("A hand played elsewhere: the state it started from and every move, in
 
 
 def score(p: Parts) -> Envelope:
-    record = p.branch("HandRecord", RECORD, {
-        "start": p.state(description="Usually the state `deal` answered."),
-        "moves": fields.List(p.move, required=True, validate=validate.Length(max=MAX_RECORD_MOVES)),
+    request = p.branch("ScoreIn", "A finished hand, as its final `state` or as its `record` (one of "
+                       "them), and the match so far.", {
+        "state": fields.Nested(p.game.state, metadata={"description": "The final state."}),
+        "record": fields.Nested(p.record),
+        "match": p.match,
     })
-    request = union(f"{p.prefix}ScoreIn", "A finished hand, as its final state or as a record of its "
-                    "moves, and the match so far.", (
-        p.branch("ScoreState", "A finished hand as its final state.", {
-            "state": p.state(description="The final state."), "match": p.match}),
-        p.branch("ScoreRecord", "A finished hand as a record of its moves.", {
-            "record": fields.Nested(record, required=True), "match": p.match}),
-        p.branch("ScoreSealed", "A finished sealed hand (its standing is in the token).", {
-            "token": token(HAND_TOKEN, required=True)}),
-    ))
-    return Envelope(request, p.branch("ScoreOut", "The hand's breakdown and the updated match.", {
+    return Envelope(request, p.answer("ScoreOut", "The hand's breakdown and the updated match.", {
         "hand": fields.Nested(p.game.hand_score, required=True),
         "match": fields.Nested(p.game.match, required=True),
-        **_revealed(p),
-        **optional(SEALED_IDS),
+        "state": p.state(description="The final state (the record's, for a record)."),
     }))
 
 
-def _revealed(p: Parts) -> dict[str, fields.Field]:
-    """What a score answers besides the breakdown: the final state, and (sealed) the standing to
-    deal on with and what the hand was dealt from."""
-    return {
-        "state": fields.Nested(p.game.state, metadata={
-            "description": "The final state the record led to, or the sealed hand's final state."}),
-        "match_token": token("Sealed: the standing, for the next sealed deal."),
-        "server_seed": fields.String(metadata={
-            "description": "Sealed: the server's seed, whose SHA-256 is the deal's `seed_commitment`."}),
-        "seed": fields.String(allow_none=True, metadata={
-            "description": "Sealed: the client's seed the deal was sent (null: none). The deck is "
-            "shuffle v1 of `server_seed + \":\" + seed` (an empty seed for none)."}),
-        "seed_commitment": fields.String(metadata={
-            "description": "Sealed: the deal's commitment, SHA-256 of `server_seed`."}),
-        "shuffle": fields.String(validate=validate.OneOf(["v1"]), metadata={
-            "description": "Sealed: how the deck follows from the joined seed (README)."}),
-        "match_id": fields.String(metadata={"description": "Sealed: the match's id."}),
-    }
+def sealed_score(p: Parts) -> Envelope:
+    request = p.branch("SealedScoreIn", "A finished sealed hand (its standing is in the token).", {
+        "token": token(HAND_TOKEN, required=True)})
+    return Envelope(request, p.answer("SealedScoreOut", "The hand's breakdown, the updated match, and "
+                                      "all it takes to check the hand: the seeds and the record.", {
+        "hand": fields.Nested(p.game.hand_score, required=True),
+        "match": fields.Nested(p.game.match, required=True),
+        "state": p.state(description="The final state."),
+        "record": fields.Nested(p.record, required=True, metadata={
+            "description": "The state dealt and every move: `score {\"record\": ...}` checks each."}),
+        "match_token": token("The standing, for the next sealed deal.", required=True),
+        "server_seed": fields.String(required=True, metadata={
+            "description": "The server's seed, whose SHA-256 is the deal's `seed_commitment`."}),
+        "seed": fields.String(required=True, allow_none=True, metadata={
+            "description": "The client's seed the deal was sent (null: none). The deck is shuffle v1 "
+            "of `server_seed + \":\" + seed` (an empty seed for none)."}),
+        "seed_commitment": fields.String(required=True, metadata={
+            "description": "The deal's commitment, SHA-256 of `server_seed`."}),
+        "shuffle": fields.String(required=True, validate=validate.OneOf(["v1"]), metadata={
+            "description": "How the deck follows from the joined seed (README)."}),
+        "match_id": fields.String(required=True, metadata={"description": "The match's id."}),
+        **SEALED_IDS,
+    }))
 
 
-BUILDERS: dict[str, Callable[[Parts], Envelope]] = {
+OPEN: dict[str, Callable[[Parts], Envelope]] = {
     "deal": deal, "validate": validate_move, "legal_moves": legal_moves, "view": view, "score": score,
 }
-"""Each operation's envelope builder, by the operation's name."""
+"""Each open operation's envelope builder, by the operation's name."""
+SEALED: dict[str, Callable[[Parts], Envelope]] = {
+    "deal": sealed_deal, "validate": sealed_validate, "legal_moves": sealed_legal_moves,
+    "view": sealed_view, "events": sealed_events, "score": sealed_score,
+}
+"""Each sealed operation's envelope builder."""
 
 
-def envelopes(info: GameInfo, game: GameSchemas) -> dict[str, Envelope]:
-    """Every operation's envelope for one game."""
+def envelopes(info: GameInfo, game: GameSchemas) -> tuple[dict[str, Envelope], dict[str, Envelope]]:
+    """Every operation's envelope for one game: the open ones, and the sealed ones."""
     parts = Parts(info, game)
-    return {operation: build(parts) for operation, build in BUILDERS.items()}
+    return ({operation: build(parts) for operation, build in OPEN.items()},
+            {operation: build(parts) for operation, build in SEALED.items()})

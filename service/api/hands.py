@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, Protocol
 
+from service.api.events import EVERY_SEAT, told
 from service.cards import DeckSource, GivenOrder, SeedStream
 from service.errors import (
     BadSeat,
@@ -20,7 +21,6 @@ from service.errors import (
     InvalidDeck,
     InvalidState,
     SchemaViolation,
-    WrongMode,
 )
 from service.games.base import DealSetup, Event, Game, Wire
 
@@ -42,7 +42,8 @@ class Hand(Protocol):
 
     def refused(self, refusal: IllegalMove) -> Wire: ...
 
-    def moved(self, state: Any, events: list[Event]) -> Wire: ...
+    def moved(self, move: Any, state: Any, events: list[Event]) -> Wire:
+        """The answer to a legal ``move``, which led to ``state`` and caused ``events``."""
 
     def answer(self, wire: Wire) -> Wire:
         """An answer about the hand as it stands (``legal-moves``, ``view``)."""
@@ -94,8 +95,9 @@ class OpenHand:
     def refused(self, refusal: IllegalMove) -> Wire:
         return {"legal": False, "reason": refusal_wire(refusal)}
 
-    def moved(self, state: Any, events: list[Event]) -> Wire:
-        return {"legal": True, "state": self.game.dump_state(state), "events": [e.to_wire() for e in events]}
+    def moved(self, move: Any, state: Any, events: list[Event]) -> Wire:
+        return {"legal": True, "state": self.game.dump_state(state),
+                "events": told(self.game.info.event_types, events, EVERY_SEAT)}
 
     def answer(self, wire: Wire) -> Wire:
         return wire
@@ -105,7 +107,7 @@ class OpenHand:
         yield  # the game names the state's own field (`/state/status`, `/state/phase`)
 
     def scored(self, answer: Wire) -> Wire:
-        return answer
+        return {**answer, "state": self.game.dump_state(self.state)}
 
 
 class RecordHand(OpenHand):
@@ -139,9 +141,6 @@ class RecordHand(OpenHand):
         except HandNotFinished:
             raise HandNotFinished("/record/moves", "the moves stop before the hand is over") from None
 
-    def scored(self, answer: Wire) -> Wire:
-        return {**answer, "state": self.game.dump_state(self.state)}
-
 
 class Table(Protocol):
     """A deal as one request asks for it."""
@@ -160,8 +159,6 @@ class OpenTable:
     given in its dealing order."""
 
     def __init__(self, game: Game[Any, Any], body: Wire) -> None:
-        if body.get("match_token") is not None:
-            raise WrongMode("/match_token", "only a sealed deal takes a match_token")
         self.game, self.seed = game, body.get("seed")
         self.setup = DealSetup(body.get("players", game.info.default_players), body.get("dealer"),
                                body.get("options", {}), body.get("match"))

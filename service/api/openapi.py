@@ -11,7 +11,7 @@ from apispec import APISpec, BasePlugin
 from apispec.ext.marshmallow import MarshmallowPlugin
 from apispec.utils import build_reference
 
-from service.wire.fields import Card, CardList, MoveUnion
+from service.wire.fields import Card, CardList, TypeUnion
 
 
 def install(plugin: MarshmallowPlugin) -> None:
@@ -30,7 +30,7 @@ def install(plugin: MarshmallowPlugin) -> None:
 
 class _Documented:
     """Card lists, cards and move unions as the document shows them: a named ``<Game>Card`` enum
-    of the deck's codes, and a named ``oneOf`` of the game's moves with its discriminator."""
+    of the deck's codes, and a named ``oneOf`` of a game's moves or events with its discriminator."""
 
     def __init__(self, converter: Any) -> None:
         self.converter = converter
@@ -49,8 +49,8 @@ class _Documented:
         if isinstance(field, Card):
             ref = self.card_ref(field.card_schema, field.codes)
             return {"anyOf": [ref, {"type": "null"}]} if field.allow_none else ref
-        if isinstance(field, MoveUnion):
-            return self.move_ref(field)
+        if isinstance(field, TypeUnion):
+            return self.union_ref(field)
         return {}
 
     def component(self, name: str, definition: dict[str, Any]) -> dict[str, Any]:
@@ -62,10 +62,10 @@ class _Documented:
     def card_ref(self, name: str, codes: Sequence[str]) -> dict[str, Any]:
         return self.component(name, {"type": "string", "enum": list(codes), "description": "A card code."})
 
-    def move_ref(self, field: MoveUnion) -> dict[str, Any]:
-        refs = {t: self.converter.resolve_nested_schema(s) for t, s in field.moves.items()}
+    def union_ref(self, field: TypeUnion) -> dict[str, Any]:
+        refs = {t: self.converter.resolve_nested_schema(s) for t, s in field.members.items()}
         return self.component(field.schema_name, {
-            "description": "A move: one of the game's move types, chosen by `type`.",
+            "description": field.about,
             "oneOf": list(refs.values()),
             "discriminator": {"propertyName": "type", "mapping": {t: r["$ref"] for t, r in refs.items()}},
         })

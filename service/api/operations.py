@@ -1,35 +1,33 @@
-"""The five operations of a game, each one small handler of the same steps: read the hand (or the
-deal's table) from the body, act through the game, answer. Which mode a request is in is decided
-once, by what the body holds (``hand`` and ``table``); no handler asks."""
+"""The operations of a game, each one small handler of the same steps: read the hand (or the
+deal's table) from the body, act through the game, answer. The open and the sealed operations
+differ only in where the hand is read from (``hand`` and ``table``); no handler asks which."""
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import Any
 
 from service.api.hands import Hand, OpenHand, OpenTable, RecordHand, Table
 from service.api.limits import listed
 from service.api.sealed import SealedTable, Sealer, TokenHand
-from service.errors import IllegalMove
+from service.errors import FieldError, IllegalMove, SchemaViolation
 from service.games.base import Game, Wire
 from service.sealing import Keyring
 
 
-class Operations:
-    """deal, validate, legal-moves, view and score of one game, in both modes."""
+class Operations(ABC):
+    """deal, validate, legal-moves, view and score of one game, in one mode."""
 
-    def __init__(self, game: Game[Any, Any], keyring: Keyring, *, max_listing: int) -> None:
-        self.game, self.sealer, self.max_listing = game, Sealer(game, keyring), max_listing
+    def __init__(self, game: Game[Any, Any], *, max_listing: int) -> None:
+        self.game, self.max_listing = game, max_listing
 
+    @abstractmethod
     def hand(self, body: Wire) -> Hand:
-        """The hand the body holds: a sealed token, a record of moves, or a state."""
-        if "token" in body:
-            return TokenHand(self.sealer, body)
-        if "record" in body:
-            return RecordHand(self.game, body)
-        return OpenHand(self.game, body)
+        """The hand the body holds."""
 
+    @abstractmethod
     def table(self, body: Wire) -> Table:
-        return SealedTable(self.sealer, body) if body.get("sealed") else OpenTable(self.game, body)
+        """The deal the body asks for."""
 
     def deal(self, body: Wire) -> Wire:
         table = self.table(body)
@@ -44,7 +42,7 @@ class Operations:
             self.game.check(hand.state, move)
         except IllegalMove as refusal:
             return hand.refused(refusal)
-        return hand.moved(*self.game.apply(hand.state, move))
+        return hand.moved(move, *self.game.apply(hand.state, move))
 
     def legal_moves(self, body: Wire) -> Wire:
         hand = self.hand(body)
@@ -61,3 +59,39 @@ class Operations:
         with hand.finishing():
             answer = self.game.score(hand.state, hand.match)
         return hand.scored(answer)
+
+
+class OpenOperations(Operations):
+    """The state travels in the clear: a ``state``, or (``score``) a ``record`` of moves."""
+
+    def hand(self, body: Wire) -> Hand:
+        if "record" not in body:
+            if "state" not in body:
+                raise SchemaViolation("a score takes the finished hand", (
+                    FieldError("/state", "send the final state, or the hand's record as `record`"),))
+            return OpenHand(self.game, body)
+        if "state" in body:
+            raise SchemaViolation("a state or a record, not both", (
+                FieldError("/record", "send the final state or the record, not both"),))
+        return RecordHand(self.game, body)
+
+    def table(self, body: Wire) -> Table:
+        return OpenTable(self.game, body)
+
+
+class SealedOperations(Operations):
+    """The hand travels as a token, and each seat proves itself with its key; a seat (or a
+    spectator) may also ask for the events since a move."""
+
+    def __init__(self, game: Game[Any, Any], keyring: Keyring, *, max_listing: int) -> None:
+        super().__init__(game, max_listing=max_listing)
+        self.sealer = Sealer(game, keyring)
+
+    def hand(self, body: Wire) -> TokenHand:
+        return TokenHand(self.sealer, body)
+
+    def table(self, body: Wire) -> Table:
+        return SealedTable(self.sealer, body)
+
+    def events(self, body: Wire) -> Wire:
+        return self.hand(body).events(body.get("since", 0))

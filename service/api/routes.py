@@ -14,7 +14,7 @@ import orjson
 from flask import Response
 
 from service.api.envelopes import Envelope, envelopes
-from service.api.operations import Operations
+from service.api.operations import OpenOperations, SealedOperations
 from service.api.parsing import CompiledParser
 from service.api.schemas import GameDetail, GameList, Health, Problem
 from service.cards import SeedStream
@@ -123,8 +123,9 @@ def meta_blueprint(blueprint_class: Any, games: Mapping[str, Game[Any, Any]]) ->
 
 
 def _examples(game: Game[Any, Any]) -> dict[str, Wire]:
-    """Request examples for the document: a real deal (seed "example") and, for ``score``, that
-    hand played out by always taking the first legal move."""
+    """Request examples for the document, by path: a real deal (seed "example") and, for
+    ``score``, that hand played out by always taking the first legal move. (A sealed request's
+    token is sealed with the server's keys: no example can hold one.)"""
     dealt = game.deal(DealSetup(game.info.default_players, None, {}, None), SeedStream("example"))
     state, seat = game.dump_state(dealt), game.to_move(dealt)
     move = game.dump_move(game.legal_moves(dealt, seat)[0]) if seat is not None else None
@@ -132,18 +133,19 @@ def _examples(game: Game[Any, Any]) -> dict[str, Wire]:
     while (to_move := game.to_move(finished)) is not None:
         finished, _ = game.apply(finished, game.legal_moves(finished, to_move)[0])
     return {
-        "deal": {"seed": "example", "players": game.info.default_players},
-        "validate": {"state": state, "move": move},
-        "legal_moves": {"state": state},
-        "view": {"state": state, "seat": 0},
-        "score": {"state": game.dump_state(finished)},
+        "/deal": {"seed": "example", "players": game.info.default_players},
+        "/validate": {"state": state, "move": move},
+        "/legal-moves": {"state": state},
+        "/view": {"state": state, "seat": 0},
+        "/score": {"state": game.dump_state(finished)},
+        "/sealed/deal": {"seed": "example", "players": game.info.default_players},
     }
 
 
 @dataclass(frozen=True)
 class Operation:
     """One POST path of every game: its operationId's verb, its summary and description (the
-    docstring of its view), and the errors it documents besides 400, 413, 415 and 422."""
+    docstring of its view), and whether it documents the seat key's 403."""
 
     name: str
     path: str
@@ -152,33 +154,50 @@ class Operation:
     seat_errors: bool = False
 
 
-OPERATIONS = (
+OPEN = (
     Operation("deal", "/deal", "Deal", """\
         Deal a hand: reproducibly from the seed (shuffle v1, see the README), or in the order
         of a given `deck` (for tests, replays of a reported deal, and duplicate play)."""),
     Operation("validate", "/validate", "Validate",
-              "Is the move legal? If so, the next state and the events it caused.", seat_errors=True),
+              "Is the move legal? If so, the next state and the events it caused."),
     Operation("legal_moves", "/legal-moves", "LegalMoves",
-              "Every legal move of the seat to move (or of `seat`, out-of-turn moves included).",
-              seat_errors=True),
-    Operation("view", "/view", "View", "What one seat may see; `seat: null` is a spectator.",
-              seat_errors=True),
+              "Every legal move of the seat to move (or of `seat`, out-of-turn moves included)."),
+    Operation("view", "/view", "View", "What one seat may see; `seat: null` is a spectator."),
     Operation("score", "/score", "Score", """\
         Score a finished hand and carry the match forward (422 if the hand is not over). The hand
         is its final state, or a record: a start state and every move, each checked and applied."""),
+)
+SEALED = (
+    Operation("deal", "/sealed/deal", "SealedDeal", """\
+        Deal a sealed hand: a token the client cannot read or forge, one key per seat, and the
+        commitment to the server's seed (README, "Sealed mode")."""),
+    Operation("validate", "/sealed/validate", "SealedValidate", """\
+        Is the mover's move legal? If so, the new token, the mover's view, and the events as the
+        mover and as everyone may see them.""", seat_errors=True),
+    Operation("legal_moves", "/sealed/legal-moves", "SealedLegalMoves",
+              "Every legal move of the seat whose key is sent (none without a key).", seat_errors=True),
+    Operation("view", "/sealed/view", "SealedView",
+              "What the seat whose key is sent may see; without a key, a spectator.", seat_errors=True),
+    Operation("events", "/sealed/events", "SealedEvents", """\
+        The events of every move after `since`, as the seat whose key is sent may see them (its
+        own draws with their cards, another seat's as counts); without a key, a spectator's.""",
+              seat_errors=True),
+    Operation("score", "/sealed/score", "SealedScore", """\
+        Score a finished sealed hand: the breakdown, the standing sealed for the next deal, the
+        seeds and the whole record, so that anyone can check the deal and every move."""),
 )
 
 
 def game_blueprint(blueprint_class: Any, game: Game[Any, Any], parser: CompiledParser,
                    keyring: Keyring, settings: Settings) -> Any:
-    """The paths of one game, with that game's schemas: its detail, and each operation served by
-    its handler (``service.api.operations``) in either mode."""
-    info, envelope = game.info, envelopes(game.info, game.schemas)
-    operations = Operations(game, keyring, max_listing=settings.max_listing)
+    """The paths of one game, with that game's schemas: its detail, and each operation of each
+    mode served by its handler (``service.api.operations``)."""
+    info = game.info
+    open_envelopes, sealed_envelopes = envelopes(info, game.schemas)
     bp = blueprint_class(info.id, __name__, url_prefix=f"/v1/games/{info.id}",
                          description=f"{info.name_en} ({info.name_ru}).")
     bp.ARGUMENTS_PARSER = parser
-    parser.expect(info.id, *(e.request for e in envelope.values()))
+    parser.expect(info.id, *(e.request for e in (*open_envelopes.values(), *sealed_envelopes.values())))
     examples = _examples(game)
 
     @bp.route("", methods=["GET"])
@@ -188,9 +207,12 @@ def game_blueprint(blueprint_class: Any, game: Game[Any, Any], parser: CompiledP
         """The game in detail: deck, card values, options, move types and reason codes."""
         return json_response(_detail(info))
 
-    for operation in OPERATIONS:
-        _register(bp, operation, getattr(operations, operation.name), envelope[operation.name],
-                  example=examples[operation.name], operation_id=_operation_id(info, operation.verb))
+    modes = ((OPEN, OpenOperations(game, max_listing=settings.max_listing), open_envelopes),
+             (SEALED, SealedOperations(game, keyring, max_listing=settings.max_listing), sealed_envelopes))
+    for operations, handlers, envelope in modes:
+        for operation in operations:
+            _register(bp, operation, getattr(handlers, operation.name), envelope[operation.name],
+                      example=examples.get(operation.path), operation_id=_operation_id(info, operation.verb))
     return bp
 
 
@@ -201,7 +223,7 @@ def _operation_id(info: GameInfo, verb: str) -> str:
 
 
 def _register(bp: Any, operation: Operation, handler: Callable[[Wire], Wire], envelope: Envelope, *,
-              example: Wire, operation_id: str) -> None:
+              example: Wire | None, operation_id: str) -> None:
     def view(body: Wire) -> Response:
         return json_response(handler(body))
 
@@ -211,6 +233,7 @@ def _register(bp: Any, operation: Operation, handler: Callable[[Wire], Wire], en
         documented = _documented_errors(bp, 403)(documented)
     documented = _documented_errors(bp, 400, 413, 415)(documented)
     documented = bp.response(200, envelope.answer)(documented)
-    documented = bp.arguments(envelope.request, example=example)(documented)
+    examples = {} if example is None else {"example": example}
+    documented = bp.arguments(envelope.request, **examples)(documented)
     documented = bp.doc(operationId=operation_id)(documented)
     bp.route(operation.path, methods=["POST"])(served_directly(bp, envelope.request)(documented))

@@ -1,35 +1,123 @@
 """Sealed mode, for every game alike (README, "Sealed mode"): a hand read from a ``token`` with
 the seat its ``seat_key`` proves, and a deal that answers tokens and seat keys instead of a state.
 
-What a seat may see is what the game's own ``view`` shows it, and of the events, what the game
-does not mark ``private`` to another seat (a draw: told as a count). Nothing here knows a game's
-rules or fields.
+A hand token holds the hand's whole record in the game's wire forms: the state it was dealt,
+every move since, and the state they led to (kept so that a move costs one state read, not a
+replay). What a seat may see is what the game's own ``view`` shows it, and of the events, what
+their types let it see (``service.api.events``). Nothing here knows a game's rules or fields.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
+from service.api.events import told
 from service.api.hands import load_move, refusal_wire
 from service.cards import DeckSource, SeedStream
-from service.errors import BadToken, HandNotFinished, IllegalMove, InvalidState, WrongMode, WrongSeatKey
-from service.games.base import DealSetup, Event, Game, Wire
-from service.sealing import (
-    HAND,
-    MATCH,
-    Keyring,
-    SealedHand,
-    SealedMatch,
-    commitment,
-    new_id,
-    new_server_seed,
-    shuffle_seed,
+from service.errors import (
+    BadToken,
+    FieldError,
+    HandNotFinished,
+    IllegalMove,
+    InvalidState,
+    SchemaViolation,
+    WrongMode,
+    WrongSeatKey,
 )
+from service.games.base import DealSetup, Event, Game, Wire
+from service.sealing import HAND, MATCH, Keyring, commitment, new_id, new_server_seed, shuffle_seed
 
-MAX_CLIENT_SEED = 128
-"""So that the joined seed (README, "Sealed mode") fits an open deal's ``seed`` to be checked."""
+
+@dataclass(frozen=True, slots=True)
+class SealedHand:
+    """What a hand token holds."""
+
+    hand_id: str
+    match_id: str
+    hand_number: int
+    """The hand's place in its match, from 1."""
+    key_id: str
+    """The key the seat keys were derived from (it may no longer be the sealing one)."""
+    server_seed: str
+    client_seed: str | None
+    match: Wire | None
+    """The standing the hand was dealt in, for its score."""
+    start: Wire
+    """The state as dealt, in its wire form: the record's start."""
+    moves: tuple[Wire, ...]
+    """Every move applied since the deal, in its wire form."""
+    seats: int
+    state: Any
+
+    @property
+    def move_number(self) -> int:
+        """Moves applied since the deal."""
+        return len(self.moves)
+
+    def after(self, move: Wire, state: Any) -> SealedHand:
+        """The hand once ``move`` has led to ``state``."""
+        return SealedHand(self.hand_id, self.match_id, self.hand_number, self.key_id, self.server_seed,
+                          self.client_seed, self.match, self.start, (*self.moves, move), self.seats, state)
+
+    def wire(self, game: Game[Any, Any]) -> Wire:
+        return {"hand_id": self.hand_id, "match_id": self.match_id, "hand_number": self.hand_number,
+                "key_id": self.key_id, "server_seed": self.server_seed, "client_seed": self.client_seed,
+                "match": self.match, "start": self.start, "moves": self.moves,
+                "state": game.dump_state(self.state)}
+
+    @staticmethod
+    def read(game: Game[Any, Any], wire: Wire, at: str) -> SealedHand:
+        """The hand a token's object holds. Every field a release adds to it, or to a game's
+        state, has a default, so a token sealed before opens; one this release cannot read (a
+        field renamed or removed since) is refused by name."""
+        try:
+            state = game.rebuild(wire["state"])
+            return SealedHand(wire["hand_id"], wire["match_id"], wire["hand_number"], wire["key_id"],
+                              wire["server_seed"], wire["client_seed"], wire["match"], wire["start"],
+                              tuple(wire["moves"]), game.seats(state), state)
+        except KeyError as missing:
+            raise BadToken(at, f"was sealed by a release whose hands this one cannot read (no "
+                               f"{missing.args[0]!r}): deal the hand again") from None
+        except (TypeError, ValueError, AttributeError, IndexError):
+            raise BadToken(at, "was sealed by a release whose hands this one cannot read: deal "
+                               "the hand again") from None
+
+    def replayed(self, game: Game[Any, Any]) -> Iterator[tuple[int, list[Event]]]:
+        """Each move's number and the events it caused, from the start (every move was checked
+        when it was made: here it is applied, not checked)."""
+        state = game.rebuild(self.start)
+        for number, move in enumerate(self.moves, 1):
+            state, events = game.apply(state, game.load_move(move))
+            yield number, events
+
+
+@dataclass(frozen=True, slots=True)
+class SealedMatch:
+    """What a match token holds: the standing ``score`` answered, in its wire form, and the table
+    it is played at, which the next deal keeps (a match to 5000 stays one)."""
+
+    match_id: str
+    hands: int
+    """Hands scored so far."""
+    players: int
+    options: Wire
+    match: Wire
+
+    def wire(self) -> Wire:
+        return {"match_id": self.match_id, "hands": self.hands, "players": self.players,
+                "options": self.options, "match": self.match}
+
+    @staticmethod
+    def read(wire: Wire, at: str) -> SealedMatch:
+        try:
+            return SealedMatch(wire["match_id"], wire["hands"], wire["players"], wire["options"],
+                               wire["match"])
+        except KeyError as missing:
+            raise BadToken(at, f"was sealed by a release whose matches this one cannot read (no "
+                               f"{missing.args[0]!r})") from None
 
 
 class Sealer:
@@ -39,13 +127,16 @@ class Sealer:
         self.game, self.keyring = game, keyring
 
     def seal(self, hand: SealedHand) -> str:
-        return self.keyring.seal(HAND, self.game.info.id, hand)
+        return self.keyring.seal(HAND, self.game.info.id, hand.wire(self.game))
 
     def seal_match(self, standing: SealedMatch) -> str:
-        return self.keyring.seal(MATCH, self.game.info.id, standing)
+        return self.keyring.seal(MATCH, self.game.info.id, standing.wire())
 
-    def open(self, kind: bytes, token: str, at: str) -> Any:
-        return self.keyring.open(kind, self.game.info.id, token, at=at)
+    def open(self, token: str, at: str) -> SealedHand:
+        return SealedHand.read(self.game, self.keyring.open(HAND, self.game.info.id, token, at=at), at)
+
+    def open_match(self, token: str, at: str) -> SealedMatch:
+        return SealedMatch.read(self.keyring.open(MATCH, self.game.info.id, token, at=at), at)
 
 
 class TokenHand:
@@ -53,7 +144,7 @@ class TokenHand:
 
     def __init__(self, sealer: Sealer, body: Wire) -> None:
         self.sealer, self.game = sealer, sealer.game
-        self.sealed: SealedHand = sealer.open(HAND, body["token"], "/token")
+        self.sealed = sealer.open(body["token"], "/token")
         self.state, self.match = self.sealed.state, self.sealed.match
         key = body.get("seat_key")
         self.seat = None if key is None else sealer.keyring.seat_of(self.sealed, key, at="/seat_key")
@@ -76,14 +167,26 @@ class TokenHand:
     def refused(self, refusal: IllegalMove) -> Wire:
         return {"legal": False, "reason": refusal_wire(refusal), **self.ids()}
 
-    def moved(self, state: Any, events: list[Event]) -> Wire:
-        self.sealed = self.sealed.after(state)
-        return {"legal": True, "token": self.sealer.seal(self.sealed),
-                "view": self.game.view(state, self.seat), "events": events_for(events, self.seat),
-                "to_move": self.game.to_move(state), **self.ids()}
+    def moved(self, move: Any, state: Any, events: list[Event]) -> Wire:
+        game = self.game
+        self.sealed = self.sealed.after(game.dump_move(move), state)
+        types = game.info.event_types
+        return {"legal": True, "token": self.sealer.seal(self.sealed), "view": game.view(state, self.seat),
+                "events": told(types, events, self.seat), "public_events": told(types, events, None),
+                "to_move": game.to_move(state), **self.ids()}
 
     def answer(self, wire: Wire) -> Wire:
         return {**wire, **self.ids()}
+
+    def events(self, since: int) -> Wire:
+        """The events of every move after move ``since``, as this seat may see them."""
+        if since > self.sealed.move_number:
+            raise SchemaViolation("since is after the hand's last move", (FieldError(
+                "/since", f"this hand has had {self.sealed.move_number} moves"),))
+        types, seat = self.game.info.event_types, self.seat
+        moves = [{"move_number": number, "events": told(types, events, seat)}
+                 for number, events in self.sealed.replayed(self.game) if number > since]
+        return {"moves": moves, "to_move": self.game.to_move(self.state), **self.ids()}
 
     @contextmanager
     def finishing(self) -> Iterator[None]:
@@ -96,13 +199,15 @@ class TokenHand:
 
     def scored(self, answer: Wire) -> Wire:
         """The score, the standing sealed for the next deal, and what the hand was dealt from:
-        the final state and both seeds, to check against the deal's commitment."""
+        the seeds, to check against the deal's commitment, and the whole record, to check every
+        move."""
         hand, final = self.sealed, self.game.dump_state(self.state)
         standing = SealedMatch(hand.match_id, hand.hand_number, hand.seats, final["options"], answer["match"])
         return {
             **answer, "match_token": self.sealer.seal_match(standing),
-            "state": final, "server_seed": hand.server_seed,
-            "seed": hand.client_seed, "seed_commitment": commitment(hand.server_seed),
+            "state": final, "record": {"start": hand.start, "moves": list(hand.moves)},
+            "server_seed": hand.server_seed, "seed": hand.client_seed,
+            "seed_commitment": commitment(hand.server_seed),
             "shuffle": SeedStream.VERSION, "match_id": hand.match_id, **self.ids(),
         }
 
@@ -112,15 +217,9 @@ class SealedTable:
     the match token's standing when one is sent."""
 
     def __init__(self, sealer: Sealer, body: Wire) -> None:
-        for field, why in (("deck", "a sealed deal shuffles from the server's seed: no deck"),
-                           ("match", "a sealed deal takes the standing as the last score's match_token")):
-            if body.get(field) is not None:
-                raise WrongMode(f"/{field}", why)
-        if len(body.get("seed") or "") > MAX_CLIENT_SEED:
-            raise WrongMode("/seed", f"a sealed deal's seed is {MAX_CLIENT_SEED} characters at most")
         self.sealer, self.standing = sealer, None
         if body.get("match_token") is not None:
-            self.standing = sealer.open(MATCH, body["match_token"], "/match_token")
+            self.standing = sealer.open_match(body["match_token"], "/match_token")
         players, options = self._table(body)
         self.server_seed, self.client_seed = new_server_seed(), body.get("seed")
         match = self.standing.match if self.standing else None
@@ -151,26 +250,14 @@ class SealedTable:
             raise BadToken("/match_token", f"this standing deals no hand: {error.detail}") from None
 
     def dealt(self, state: Any) -> Wire:
-        standing, setup = self.standing, self.setup
+        standing, setup, game = self.standing, self.setup, self.sealer.game
         hand = SealedHand(new_id(), standing.match_id if standing else new_id(),
-                          standing.hands + 1 if standing else 1, setup.players, 0,
-                          self.sealer.keyring.sealing, self.server_seed, self.client_seed, setup.match, state)
+                          standing.hands + 1 if standing else 1, self.sealer.keyring.sealing,
+                          self.server_seed, self.client_seed, setup.match, game.dump_state(state), (),
+                          setup.players, state)
         return {
             "token": self.sealer.seal(hand), "seat_keys": self.sealer.keyring.seat_keys(hand),
             "seed_commitment": commitment(self.server_seed), "shuffle": SeedStream.VERSION,
             "match_id": hand.match_id, "hand_id": hand.hand_id, "hand_number": hand.hand_number,
-            "move_number": hand.move_number, "to_move": self.sealer.game.to_move(state),
+            "move_number": hand.move_number, "to_move": game.to_move(state),
         }
-
-
-def events_for(events: Iterable[Event], seat: int | None) -> list[Wire]:
-    """The events as ``seat`` may see them: another seat's private cards (its draw) are told as
-    their number."""
-    told = []
-    for event in events:
-        wire = event.to_wire()
-        if event.private and event.seat != seat:
-            del wire["cards"]
-            wire["count"] = len(event.cards)
-        told.append(wire)
-    return told

@@ -94,27 +94,31 @@ class Card(ma.fields.Field):
         return value
 
 
-class MoveUnion(ma.fields.Field):
-    """A move: one of the game's move schemas, chosen by its ``type`` (a named ``oneOf`` with a
-    discriminator in the OpenAPI document)."""
+class TypeUnion(ma.fields.Field):
+    """One of several schemas, chosen by the object's ``type``: a game's moves, or its events (a
+    named ``oneOf`` with a discriminator in the OpenAPI document)."""
 
     default_error_messages = {
-        "invalid": "A move is an object with a 'type'.",
-        "unknown_type": "Unknown move type {type!r}; expected one of {types}.",
+        "invalid": "A {noun} is an object with a 'type'.",
+        "unknown_type": "Unknown {noun} type {type!r}; expected one of {types}.",
     }
 
-    def __init__(self, moves: Mapping[str, type[ma.Schema]], *, schema_name: str, **kwargs: Any) -> None:
+    def __init__(self, members: Mapping[str, type[ma.Schema]], *, schema_name: str, noun: str = "move",
+                 about: str = "A move: one of the game's move types, chosen by `type`.",
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.moves = dict(moves)
+        self.members = dict(members)
         self.schema_name = schema_name
         """The union's name in the OpenAPI document (``SixtySixMove``), so clients get a named type."""
+        self.noun, self.about = noun, about
 
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
         if not isinstance(value, dict):
-            raise self.make_error("invalid")
-        schema = self.moves.get(value.get("type"))  # type: ignore[arg-type]
+            raise self.make_error("invalid", noun=self.noun)
+        schema = self.members.get(value.get("type"))  # type: ignore[arg-type]
         if schema is None:
-            raise self.make_error("unknown_type", type=value.get("type"), types=sorted(self.moves))
+            raise self.make_error("unknown_type", noun=self.noun, type=value.get("type"),
+                                  types=sorted(self.members))
         return schema().load(value)
 
     def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> Any:

@@ -1,0 +1,36 @@
+"""Events on the wire, as one seat may see them: each type's declared fields (``EventType``),
+and a private type's cards shown only to the seats they belong to (the others are told their
+number). Open mode shows every card to everyone, as its state does."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from service.games.base import Event, EventType, Wire
+
+EVERY_SEAT = -1
+"""Open mode's onlooker: a state shows every card, and so do its events."""
+
+
+def told(types: Mapping[str, EventType], events: Iterable[Event], seat: int | None) -> list[Wire]:
+    """``events`` as ``seat`` may see them; None: a spectator, ``EVERY_SEAT``: open mode."""
+    return [tell(types[event.type], event, seat) for event in events]
+
+
+def tell(declared: EventType, event: Event, seat: int | None) -> Wire:
+    wire: Wire = {"type": event.type, "seat": event.seat}
+    if declared.cards:
+        shown = not declared.private or seat == EVERY_SEAT or seat in (event.seat, event.to)
+        if shown:
+            wire["cards"] = [card.code for card in event.cards]
+        if declared.private:
+            wire["count"] = len(event.cards)
+    if declared.points:
+        wire["points"] = event.points
+    if declared.suit:
+        wire["suit"] = event.suit
+    if declared.kinds:
+        wire["kind"] = event.kind
+    if declared.to:
+        wire["to"] = event.to
+    return wire
