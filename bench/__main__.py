@@ -20,7 +20,8 @@ from typing import Any
 from bench import limits, report
 from bench.bodies import STATE_KEY, STATE_KEYS, bodies
 from bench.load import Run, dumps, gunicorn, run
-from service.api.operations import Operations
+from service.api.events import EVERY_SEAT, told
+from service.api.operations import SealedOperations
 from service.cards import SeedStream
 from service.config import Settings
 from service.games import GAMES
@@ -55,7 +56,7 @@ def in_process(game_id: str) -> list[dict[str, Any]]:
             state, move = game.load_state(body["state"]), game.load_move(body["move"])
             game.check(state, move)
             after, events = game.apply(state, move)
-            game.dump_state(after), [e.to_wire() for e in events]
+            game.dump_state(after), told(game.info.event_types, events, EVERY_SEAT)
 
     def listing() -> None:
         for body in listing_bodies:
@@ -73,9 +74,9 @@ def in_process(game_id: str) -> list[dict[str, Any]]:
         state, move = game.load_state(body["state"]), game.load_move(body["move"])
         game.check(state, move)
         after, events = game.apply(state, move)
-        game.dump_state(after), [e.to_wire() for e in events]
+        game.dump_state(after), told(game.info.event_types, events, EVERY_SEAT)
 
-    operations = Operations(game, Keyring((STATE_KEY,)), max_listing=Settings().max_listing)
+    operations = SealedOperations(game, Keyring((STATE_KEY,)), max_listing=Settings().max_listing)
     sealed_bodies = samples["validate-sealed"]
 
     def validate_sealed() -> None:
@@ -96,7 +97,8 @@ def in_process(game_id: str) -> list[dict[str, Any]]:
 
 def compare(game_id: str, endpoint: str, payloads: list[str], conns: int, seconds: float,
             service_pids: list[int], ceiling_pids: list[int]) -> dict[str, Any]:
-    path = next(p for p in ("validate", "legal-moves", "view", "deal", "score") if endpoint.startswith(p))
+    path = next(p for p in ("validate", "legal-moves", "view", "deal", "score", "events") if endpoint.startswith(p))
+    path = f"sealed/{path}" if endpoint.endswith("-sealed") else path
     service_url = f"http://127.0.0.1:{SERVICE_PORT}/v1/games/{game_id}/{path}"
     ceiling_url = f"http://127.0.0.1:{CEILING_PORT}/echo"
     service: list[Run] = []

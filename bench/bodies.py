@@ -9,15 +9,17 @@ import json
 import random
 import re
 from itertools import product
-from typing import Any
+from typing import Any, NamedTuple
 
 from marshmallow.validate import OneOf
 
+from service.api.events import EVERY_SEAT, told
+from service.api.sealed import SealedHand, Sealer
 from service.cards import SeedStream
 from service.errors import InvalidState
 from service.games import GAMES
 from service.games.base import DealSetup, Game
-from service.sealing import HAND, Keyring, SealedHand, StateKey
+from service.sealing import Keyring, StateKey
 
 Body = dict[str, Any]
 HANDS = 12
@@ -52,14 +54,24 @@ def _cards_dealt(game: Game, players: int, options: dict[str, Any]) -> int:
     return len(re.findall(r'"(?:10|[2-9JQKA])[CDHS]"|"JK"', json.dumps(state)))
 
 
-def _playout(game: Game, seed: str, players: int, options: dict[str, Any]) -> list[Any]:
+class Position(NamedTuple):
+    """A state met in a playout, and the hand's record up to it (what its token holds)."""
+
+    state: Any
+    start: Any
+    moves: tuple[Any, ...]
+
+
+def _playout(game: Game, seed: str, players: int, options: dict[str, Any]) -> list[Position]:
     rng = random.Random(seed)
-    state = game.deal(DealSetup(players, None, options, None), SeedStream(seed))
-    states = [state]
+    state = start = game.deal(DealSetup(players, None, options, None), SeedStream(seed))
+    positions, moves = [Position(state, start, ())], ()
     while game.to_move(state) is not None:
-        state, _ = game.apply(state, rng.choice(game.legal_moves(state, game.to_move(state))))
-        states.append(state)
-    return states
+        move = rng.choice(game.legal_moves(state, game.to_move(state)))
+        state, _ = game.apply(state, move)
+        moves = (*moves, move)
+        positions.append(Position(state, start, moves))
+    return positions
 
 
 def _illegal(game: Game, state: Any) -> Body | None:
@@ -85,23 +97,23 @@ def bodies(game_id: str) -> dict[str, list[Body]]:
     game = GAMES[game_id]
     most = max(game.info.player_counts)
     configurations = [(most, {}), (most, largest_options(game)), (game.info.default_players, {})]
-    playing: list[Any] = []
+    playing: list[Position] = []
     finished: list[Any] = []
     longest: tuple[int, Any] = (-1, None)
     for n in range(HANDS):
         players, options = configurations[n % len(configurations)]
-        states = _playout(game, f"bench-{game_id}-{n}", players, options)
-        live = [s for s in states if game.to_move(s) is not None]
-        for state in live:
-            longest = max(longest, (len(game.legal_moves(state, game.to_move(state))), state),
-                          key=lambda pair: pair[0])
+        positions = _playout(game, f"bench-{game_id}-{n}", players, options)
+        live = [p for p in positions if game.to_move(p.state) is not None]
+        for position in live:
+            listed = len(game.legal_moves(position.state, game.to_move(position.state)))
+            longest = max(longest, (listed, position.state), key=lambda pair: pair[0])
         picks = {0, len(live) // 2, len(live) - 1} if live else set()
         playing += [live[i] for i in sorted(picks)]
-        finished.append(states[-1])
-    playing.sort(key=lambda s: -len(str(game.dump_state(s))))
+        finished.append(positions[-1].state)
+    playing.sort(key=lambda p: -len(str(game.dump_state(p.state))))
     out: dict[str, list[Body]] = {k: [] for k in
                                   ("deal", "validate-legal", "validate-illegal", "legal-moves", "view", "score")}
-    for n, state in enumerate(playing):
+    for n, state in enumerate(p.state for p in playing):
         wire = game.dump_state(state)
         move = game.dump_move(game.legal_moves(state, game.to_move(state))[0])
         out["validate-legal"].append({"state": wire, "move": move})
@@ -117,18 +129,24 @@ def bodies(game_id: str) -> dict[str, list[Body]]:
     return out
 
 
-def sealed_bodies(game_id: str, playing: list[Any]) -> dict[str, list[Body]]:
-    """The same states, sealed: validate with the mover's key, view and legal-moves with a seat's."""
-    game, ring = GAMES[game_id], Keyring((STATE_KEY,))
+def sealed_bodies(game_id: str, playing: list[Position]) -> dict[str, list[Body]]:
+    """The same states, sealed with the record that led to each: validate with the mover's key,
+    view, legal-moves and events with a seat's."""
+    game = GAMES[game_id]
+    sealer = Sealer(game, Keyring((STATE_KEY,)))
     out: dict[str, list[Body]] = {"deal-sealed": [], "validate-sealed": [], "legal-moves-sealed": [],
-                                  "view-sealed": []}
-    for n, state in enumerate(playing):
-        seats = game.dump_state(state)["seats"]
-        hand = SealedHand(f"{n:032x}", "0" * 32, 1, seats, n, STATE_KEY.id, "0" * 64, None, None, state)
-        token, keys, seat = ring.seal(HAND, game_id, hand), ring.seat_keys(hand), game.to_move(state)
+                                  "view-sealed": [], "events-sealed": []}
+    for n, (state, start, moves) in enumerate(playing):
+        seats = game.seats(state)
+        hand = SealedHand.dealt(game, (f"{n:032x}", "0" * 32, 1, STATE_KEY.id), ("0" * 64, None), None, start)
+        for move in moves:
+            after, events = game.apply(hand.state, move)
+            hand = hand.after(game.dump_move(move), told(game.info.event_types, events, EVERY_SEAT), after)
+        token, keys, seat = sealer.seal(hand), sealer.keyring.seat_keys(hand), game.to_move(state)
         move = game.dump_move(game.legal_moves(state, seat)[0])
         out["validate-sealed"].append({"token": token, "seat_key": keys[seat], "move": move})
         out["legal-moves-sealed"].append({"token": token, "seat_key": keys[seat]})
         out["view-sealed"].append({"token": token, "seat_key": keys[n % seats]})
-        out["deal-sealed"].append({"sealed": True, "players": seats, "options": game.dump_state(state)["options"]})
+        out["events-sealed"].append({"token": token, "seat_key": keys[n % seats], "since": max(0, len(moves) - 4)})
+        out["deal-sealed"].append({"players": seats, "options": game.dump_state(state)["options"]})
     return out

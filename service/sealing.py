@@ -12,7 +12,7 @@ Every token is sealed under its own key, HMAC(the server key's token secret, a r
 salt), so no AES key ever meets two messages and the random-nonce limit of 2^32 messages per GCM
 key does not apply (a busy service seals one token a move).
 
-Format 2, the plaintext: a JSON object (the game's wire forms, which ``service.api.sealed``
+Format 2, the plaintext: lines of JSON (the game's wire forms, which ``service.api.sealed``
 writes and reads), deflated. Data read by a parser, never a program: nothing in a token can name
 a class or a function, and an object the reader does not know is refused before any value is
 built. Measured on a hand played halfway (Bezique at 4, 80 moves; ``docs/performance.md``): JSON
@@ -131,17 +131,18 @@ class Keyring:
         self._token_secret = {k.id: _derive(k.secret, b"token") for k in keys}
         self._seat_secret = {k.id: _derive(k.secret, b"seat key") for k in keys}
 
-    def seal(self, kind: bytes, game: str, value: dict[str, Any]) -> str:
-        return self.seal_plaintext(kind, game, zlib.compress(orjson.dumps(value), 1))
+    def seal(self, kind: bytes, game: str, plain: bytes) -> str:
+        """A token of ``plain``, deflated."""
+        return self.seal_deflated(kind, game, zlib.compress(plain, 1))
 
-    def seal_plaintext(self, kind: bytes, game: str, plain: bytes) -> str:
-        """A token of these exact plaintext bytes (``seal`` writes them; tests forge them)."""
+    def seal_deflated(self, kind: bytes, game: str, deflated: bytes) -> str:
+        """A token of these exact bytes (``seal`` writes them; tests forge them)."""
         header, salt = _header(kind, game, self.sealing), os.urandom(SALT_BYTES)
-        sealed = self._aead(self.sealing, salt).encrypt(NONCE, plain, header)
+        sealed = self._aead(self.sealing, salt).encrypt(NONCE, deflated, header)
         return binascii.b2a_base64(header + salt + sealed, newline=False).decode("ascii")
 
-    def open(self, kind: bytes, game: str, token: str, *, at: str) -> dict[str, Any]:
-        """The JSON object a token of ``kind`` for ``game`` holds; ``BadToken`` at ``at`` otherwise."""
+    def open(self, kind: bytes, game: str, token: str, *, at: str) -> bytes:
+        """The plaintext a token of ``kind`` for ``game`` holds; ``BadToken`` at ``at`` otherwise."""
         try:
             raw = binascii.a2b_base64(token, strict_mode=True)
         except (binascii.Error, ValueError):
@@ -160,7 +161,7 @@ class Keyring:
             plain = self._aead(key_id, rest[:SALT_BYTES]).decrypt(NONCE, rest[SALT_BYTES:], header)
         except (InvalidTag, ValueError):
             raise BadToken(at, "has been altered or cut short") from None
-        return _parsed(plain, at)
+        return _inflated(plain, at)
 
     def _aead(self, key_id: str, salt: bytes) -> AESGCM:
         return AESGCM(hmac.digest(self._token_secret[key_id], salt, "sha256"))
@@ -225,14 +226,24 @@ def _read_header(raw: bytes, at: str) -> tuple[bytes, str, str, bytes]:
         raise BadToken(at, "is not a token of this service") from None
 
 
-def _parsed(plain: bytes, at: str) -> dict[str, Any]:
-    """The plaintext's JSON object. An authentic token that is not one cannot come from this
-    format's sealing: it is refused, and nothing is built from it."""
+def _inflated(deflated: bytes, at: str) -> bytes:
     inflater = zlib.decompressobj()
     try:
-        value = orjson.loads(inflater.decompress(plain, MAX_PLAIN))
-    except (zlib.error, orjson.JSONDecodeError):
+        plain = inflater.decompress(deflated, MAX_PLAIN)
+    except zlib.error:
+        raise BadToken(at, f"does not hold the data of a format {FORMAT} token") from None
+    if inflater.unconsumed_tail or not inflater.eof:
+        raise BadToken(at, f"does not hold the data of a format {FORMAT} token")
+    return plain
+
+
+def data(text: bytes, at: str) -> dict[str, Any]:
+    """The JSON object ``text`` is: a token's parts are read as data, never run; an authentic
+    token whose part is not one cannot come from this format's sealing, and is refused."""
+    try:
+        value = orjson.loads(text)
+    except orjson.JSONDecodeError:
         value = None
-    if not isinstance(value, dict) or inflater.unconsumed_tail:
+    if not isinstance(value, dict):
         raise BadToken(at, f"does not hold the data of a format {FORMAT} token")
     return value

@@ -12,6 +12,7 @@ every answer against its documented form, so a field that is not always sent is 
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable, Mapping
 
 import marshmallow as ma
 
@@ -41,31 +42,48 @@ def answered(schema: type[ma.Schema]) -> type[ma.Schema]:
 def _answered_field(field: ma.fields.Field, *, member: bool = True) -> ma.fields.Field:
     """The field as an answer has it: required (a schema's ``member``; not a list's element),
     nested schemas in their answer forms; the same object when nothing changes."""
-    inner = _answered_inner(field)
-    if inner is None and (field.required or not member or field.metadata.get("sometimes")):
-        return field
     changed = copy.copy(field)
+    if isinstance(changed, ma.fields.Nested) and isinstance(changed.nested, type):
+        changed.nested, changed._schema = answered(changed.nested), None  # not the request form's, if made
+    elif isinstance(changed, ma.fields.List):
+        changed.inner = _answered_field(changed.inner, member=False)
+    elif isinstance(changed, TypeUnion):
+        changed.members = {kind: answered(schema) for kind, schema in changed.members.items()}
+    inner_same = _same_inside(field, changed)
+    if inner_same and (field.required or not member or field.metadata.get("sometimes")):
+        return field
     if member and not field.metadata.get("sometimes"):
         changed.required, changed.load_default = True, ma.missing
-    if isinstance(field, ma.fields.Nested) and inner is not None:
-        changed.nested, changed._schema = inner, None  # not the request form's, if it was made
-    elif isinstance(field, ma.fields.List) and inner is not None:
-        changed.inner = inner
-    elif isinstance(field, TypeUnion) and inner is not None:
-        changed.members, changed.schema_name = inner, field.schema_name.removesuffix("In")
+    if isinstance(field, TypeUnion) and isinstance(changed, TypeUnion) and not inner_same:
+        changed.schema_name = field.schema_name.removesuffix("In")
         field.schema_name = f"{changed.schema_name}In"
     return changed
 
 
-def _answered_inner(field: ma.fields.Field) -> object | None:
-    """What inside ``field`` changes in an answer (None: nothing)."""
-    if isinstance(field, ma.fields.Nested) and isinstance(field.nested, type):
-        form = answered(field.nested)
-        return None if form is field.nested else form
-    if isinstance(field, ma.fields.List):
-        element = _answered_field(field.inner, member=False)
-        return None if element is field.inner else element
-    if isinstance(field, TypeUnion):
-        forms = {kind: answered(schema) for kind, schema in field.members.items()}
-        return None if all(forms[k] is s for k, s in field.members.items()) else forms
-    return None
+def _same_inside(field: ma.fields.Field, changed: ma.fields.Field) -> bool:
+    """Whether the answer form of what ``field`` nests is what it nests."""
+    if isinstance(field, ma.fields.Nested) and isinstance(changed, ma.fields.Nested):
+        return changed.nested is field.nested
+    if isinstance(field, ma.fields.List) and isinstance(changed, ma.fields.List):
+        return changed.inner is field.inner
+    if isinstance(field, TypeUnion) and isinstance(changed, TypeUnion):
+        return all(changed.members[kind] is schema for kind, schema in field.members.items())
+    return True
+
+
+def narrowed(schema: type[ma.Schema], name: str, doc: str,
+             changes: Mapping[str, Callable[[ma.fields.Field], ma.fields.Field]]) -> type[ma.Schema]:
+    """``schema``'s answer form under another name, some of its fields changed (a seat's view,
+    whose hand is never null, from the view of any seat or a spectator); ``schema`` keeps its
+    name."""
+    members = {field_name: _answered_field(f) for field_name, f in schema._declared_fields.items()}
+    for field_name, change in changes.items():
+        members[field_name] = change(members[field_name])
+    return type(name, schema.__bases__, {**members, "__doc__": doc, "__module__": schema.__module__,
+                                         "Meta": schema.Meta})
+
+
+def not_null(field: ma.fields.Field) -> ma.fields.Field:
+    changed = copy.copy(field)
+    changed.allow_none = False
+    return changed

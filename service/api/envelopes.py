@@ -13,9 +13,9 @@ from typing import Any
 import marshmallow as ma
 from marshmallow import fields, validate
 
-from service.api.answers import answered
+from service.api.answers import answered, narrowed, not_null
 from service.games.base import EventType, GameInfo
-from service.wire.fields import StrictBoolean, StrictInteger, TypeUnion
+from service.wire.fields import Null, StrictBoolean, StrictInteger, TypeUnion
 from service.wire.schemas import GameSchemas, Strict, named, one_of, seat
 
 MAX_DECK = 256
@@ -53,6 +53,13 @@ SEALED_IDS: dict[str, fields.Field] = {
 }
 SOMETIMES = {"sometimes": True}
 """Metadata of an answer's field that is not always sent (``answered`` leaves it optional)."""
+
+
+WINNER = "Who won, if one seat did (null: nobody, or a side, which the score names)."
+
+
+def _null(field: fields.Field) -> fields.Field:
+    return Null(required=True, metadata=field.metadata)
 
 
 def union(name: str, doc: str, branches: tuple[type[ma.Schema], ...]) -> type[ma.Schema]:
@@ -103,8 +110,8 @@ class Parts:
     def event(self, name: str, declared: EventType) -> type[ma.Schema]:
         members: dict[str, fields.Field] = {
             "type": one_of([name], required=True),
-            "seat": seat(required=True, allow_none=declared.winner, metadata={
-                "description": "Who won (null: nobody)." if declared.winner else "Who acted."}),
+            "seat": seat(required=True, allow_none=declared.winner, metadata={"description": WINNER if
+                                                                              declared.winner else "Who acted."}),
         }
         if declared.cards and declared.private:
             members["cards"] = self.game.fields.cards(metadata={
@@ -122,6 +129,19 @@ class Parts:
             members["to"] = seat(required=True, metadata={"description": "The seat the cards go to."})
         title = name.title().replace("_", "")
         return named(f"{self.prefix}{title}Event", declared.doc, members)
+
+    @cached_property
+    def seat_view(self) -> type[ma.Schema]:
+        return narrowed(self.game.view, f"{self.prefix}SeatView", "What a seat may see: its own hand, "
+                        "and what is public.", {"seat": not_null, "hand": not_null})
+
+    @cached_property
+    def any_view(self) -> type[ma.Schema]:
+        """A seat's view or a spectator's (``seat`` null: no hand), told apart by ``seat``."""
+        spectator = narrowed(self.game.view, f"{self.prefix}SpectatorView", "What a spectator may see: "
+                             "what is public, no hand.", {"seat": _null, "hand": _null})
+        return union(f"{self.prefix}View", "What a seat, or a spectator (`seat` null), may see.",
+                     (self.seat_view, spectator))
 
     @cached_property
     def reason(self) -> type[ma.Schema]:
@@ -240,7 +260,7 @@ def sealed_validate(p: Parts) -> Envelope:
         p.answer("SealedValidateLegal", "The move is legal: the new token, the mover's view, and the "
                  "events as the mover and as everyone may see them.", {
             **LEGAL, "token": token(HAND_TOKEN, required=True),
-            "view": fields.Nested(p.game.view, required=True),
+            "view": fields.Nested(p.seat_view, required=True),
             "events": p.events,
             "public_events": fields.List(p.events.inner, required=True, metadata={
                 "description": "The events as a spectator sees them: what a relay may send to every "
@@ -291,7 +311,7 @@ def view(p: Parts) -> Envelope:
         "seat": seat(allow_none=True, load_default=None),
     })
     return Envelope(request, p.answer("ViewOut", "What the seat may see.", {
-        "view": fields.Nested(p.game.view, required=True)}))
+        "view": fields.Nested(p.any_view, required=True)}))
 
 
 def sealed_view(p: Parts) -> Envelope:
@@ -300,7 +320,7 @@ def sealed_view(p: Parts) -> Envelope:
         "seat_key": seat_key("The looking seat's key; without one, the spectator's view."),
     })
     return Envelope(request, p.answer("SealedViewOut", "What the seat may see.", {
-        "view": fields.Nested(p.game.view, required=True), **SEALED_IDS}))
+        "view": fields.Nested(p.any_view, required=True), **SEALED_IDS}))
 
 
 def sealed_events(p: Parts) -> Envelope:

@@ -1,6 +1,7 @@
 """Events on the wire, as one seat may see them: each type's declared fields (``EventType``),
 and a private type's cards shown only to the seats they belong to (the others are told their
-number). Open mode shows every card to everyone, as its state does."""
+number). Open mode shows every card to everyone, as its state does; a sealed hand keeps its
+events so, and ``redacted`` tells them to each seat."""
 
 from __future__ import annotations
 
@@ -34,3 +35,14 @@ def tell(declared: EventType, event: Event, seat: int | None) -> Wire:
     if declared.to:
         wire["to"] = event.to
     return wire
+
+
+def redacted(types: Mapping[str, EventType], events: Iterable[Wire], seat: int | None) -> list[Wire]:
+    """Events told to every seat (``told(..., EVERY_SEAT)``) as ``seat`` may see them."""
+    return [_redacted(event, seat) if types[event["type"]].private else event for event in events]
+
+
+def _redacted(event: Wire, seat: int | None) -> Wire:
+    if seat is not None and seat in (event["seat"], event.get("to")):
+        return event
+    return {name: value for name, value in event.items() if name != "cards"}

@@ -11,7 +11,7 @@ from apispec import APISpec, BasePlugin
 from apispec.ext.marshmallow import MarshmallowPlugin
 from apispec.utils import build_reference
 
-from service.wire.fields import Card, CardList, TypeUnion
+from service.wire.fields import Card, CardList, Null, TypeUnion
 
 
 def install(plugin: MarshmallowPlugin) -> None:
@@ -51,6 +51,8 @@ class _Documented:
             return {"anyOf": [ref, {"type": "null"}]} if field.allow_none else ref
         if isinstance(field, TypeUnion):
             return self.union_ref(field)
+        if isinstance(field, Null):
+            return {"type": "null"}
         return {}
 
     def component(self, name: str, definition: dict[str, Any]) -> dict[str, Any]:

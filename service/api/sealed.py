@@ -3,8 +3,9 @@ the seat its ``seat_key`` proves, and a deal that answers tokens and seat keys i
 
 A hand token holds the hand's whole record in the game's wire forms: the state it was dealt,
 every move since, and the state they led to (kept so that a move costs one state read, not a
-replay). What a seat may see is what the game's own ``view`` shows it, and of the events, what
-their types let it see (``service.api.events``). Nothing here knows a game's rules or fields.
+replay; the record is carried unread, a move adding its line). What a seat may see is what the
+game's own ``view`` shows it, and of the events, what their types let it see
+(``service.api.events``). Nothing here knows a game's rules or fields.
 """
 
 from __future__ import annotations
@@ -14,7 +15,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from service.api.events import told
+import orjson
+
+from service.api.envelopes import MAX_RECORD_MOVES
+from service.api.events import EVERY_SEAT, redacted, told
 from service.api.hands import load_move, refusal_wire
 from service.cards import DeckSource, SeedStream
 from service.errors import (
@@ -28,12 +32,12 @@ from service.errors import (
     WrongSeatKey,
 )
 from service.games.base import DealSetup, Event, Game, Wire
-from service.sealing import HAND, MATCH, Keyring, commitment, new_id, new_server_seed, shuffle_seed
+from service.sealing import HAND, MATCH, Keyring, commitment, data, new_id, new_server_seed, shuffle_seed
 
 
 @dataclass(frozen=True, slots=True)
 class SealedHand:
-    """What a hand token holds."""
+    """What a hand token holds: the hand's ids and seeds, its state, and its record."""
 
     hand_id: str
     match_id: str
@@ -45,39 +49,49 @@ class SealedHand:
     client_seed: str | None
     match: Wire | None
     """The standing the hand was dealt in, for its score."""
-    start: Wire
-    """The state as dealt, in its wire form: the record's start."""
-    moves: tuple[Wire, ...]
-    """Every move applied since the deal, in its wire form."""
     seats: int
     state: Any
-
-    @property
-    def move_number(self) -> int:
-        """Moves applied since the deal."""
-        return len(self.moves)
-
-    def after(self, move: Wire, state: Any) -> SealedHand:
-        """The hand once ``move`` has led to ``state``."""
-        return SealedHand(self.hand_id, self.match_id, self.hand_number, self.key_id, self.server_seed,
-                          self.client_seed, self.match, self.start, (*self.moves, move), self.seats, state)
-
-    def wire(self, game: Game[Any, Any]) -> Wire:
-        return {"hand_id": self.hand_id, "match_id": self.match_id, "hand_number": self.hand_number,
-                "key_id": self.key_id, "server_seed": self.server_seed, "client_seed": self.client_seed,
-                "match": self.match, "start": self.start, "moves": self.moves,
-                "state": game.dump_state(self.state)}
+    move_number: int
+    """Moves applied since the deal."""
+    history: bytes
+    """The record as JSON lines: the state dealt, then each move with the events it caused (told
+    to every seat), in their wire forms. Carried as it was read, a move adding its line: only
+    ``events`` (the lines it answers) and ``score`` parse it."""
 
     @staticmethod
-    def read(game: Game[Any, Any], wire: Wire, at: str) -> SealedHand:
-        """The hand a token's object holds. Every field a release adds to it, or to a game's
+    def dealt(game: Game[Any, Any], ids: tuple[str, str, int, str], seeds: tuple[str, str | None],
+              match: Wire | None, state: Any) -> SealedHand:
+        """A hand just dealt: ``ids`` are its hand id, match id, hand number and key id."""
+        start = orjson.dumps(game.dump_state(state))
+        return SealedHand(*ids, *seeds, match, game.seats(state), state, 0, start)
+
+    def after(self, move: Wire, events: list[Wire], state: Any) -> SealedHand:
+        """The hand once ``move`` has caused ``events`` and led to ``state``."""
+        line = orjson.dumps({"move": move, "events": events})
+        return SealedHand(self.hand_id, self.match_id, self.hand_number, self.key_id, self.server_seed,
+                          self.client_seed, self.match, self.seats, state, self.move_number + 1,
+                          self.history + b"\n" + line)
+
+    def plaintext(self, game: Game[Any, Any]) -> bytes:
+        """The head (ids, seeds, the state) as one JSON line, then the record's lines."""
+        return orjson.dumps({
+            "hand_id": self.hand_id, "match_id": self.match_id, "hand_number": self.hand_number,
+            "key_id": self.key_id, "server_seed": self.server_seed, "client_seed": self.client_seed,
+            "match": self.match, "move_number": self.move_number, "state": game.dump_state(self.state),
+        }) + b"\n" + self.history
+
+    @staticmethod
+    def read(game: Game[Any, Any], plain: bytes, at: str) -> SealedHand:
+        """The hand a token's plaintext holds. Every field a release adds to it, or to a game's
         state, has a default, so a token sealed before opens; one this release cannot read (a
         field renamed or removed since) is refused by name."""
+        head_line, _, history = plain.partition(b"\n")
+        head = data(head_line, at)
         try:
-            state = game.rebuild(wire["state"])
-            return SealedHand(wire["hand_id"], wire["match_id"], wire["hand_number"], wire["key_id"],
-                              wire["server_seed"], wire["client_seed"], wire["match"], wire["start"],
-                              tuple(wire["moves"]), game.seats(state), state)
+            state = game.rebuild(head["state"])
+            return SealedHand(head["hand_id"], head["match_id"], head["hand_number"], head["key_id"],
+                              head["server_seed"], head["client_seed"], head["match"], game.seats(state),
+                              state, head["move_number"], history)
         except KeyError as missing:
             raise BadToken(at, f"was sealed by a release whose hands this one cannot read (no "
                                f"{missing.args[0]!r}): deal the hand again") from None
@@ -85,13 +99,15 @@ class SealedHand:
             raise BadToken(at, "was sealed by a release whose hands this one cannot read: deal "
                                "the hand again") from None
 
-    def replayed(self, game: Game[Any, Any]) -> Iterator[tuple[int, list[Event]]]:
-        """Each move's number and the events it caused, from the start (every move was checked
-        when it was made: here it is applied, not checked)."""
-        state = game.rebuild(self.start)
-        for number, move in enumerate(self.moves, 1):
-            state, events = game.apply(state, game.load_move(move))
-            yield number, events
+    def record(self) -> tuple[Wire, list[Wire]]:
+        """The state dealt and every move since, in their wire forms."""
+        start, *moves = self.history.split(b"\n")
+        return orjson.loads(start), [orjson.loads(line)["move"] for line in moves]
+
+    def events(self, since: int) -> list[tuple[int, list[Wire]]]:
+        """The number of each move after move ``since``, and its events told to every seat."""
+        moves = self.history.split(b"\n")[since + 1:]  # the start's line, then one line a move
+        return [(number, orjson.loads(line)["events"]) for number, line in enumerate(moves, since + 1)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,12 +122,13 @@ class SealedMatch:
     options: Wire
     match: Wire
 
-    def wire(self) -> Wire:
-        return {"match_id": self.match_id, "hands": self.hands, "players": self.players,
-                "options": self.options, "match": self.match}
+    def plaintext(self) -> bytes:
+        return orjson.dumps({"match_id": self.match_id, "hands": self.hands, "players": self.players,
+                             "options": self.options, "match": self.match})
 
     @staticmethod
-    def read(wire: Wire, at: str) -> SealedMatch:
+    def read(plain: bytes, at: str) -> SealedMatch:
+        wire = data(plain, at)
         try:
             return SealedMatch(wire["match_id"], wire["hands"], wire["players"], wire["options"],
                                wire["match"])
@@ -127,10 +144,10 @@ class Sealer:
         self.game, self.keyring = game, keyring
 
     def seal(self, hand: SealedHand) -> str:
-        return self.keyring.seal(HAND, self.game.info.id, hand.wire(self.game))
+        return self.keyring.seal(HAND, self.game.info.id, hand.plaintext(self.game))
 
     def seal_match(self, standing: SealedMatch) -> str:
-        return self.keyring.seal(MATCH, self.game.info.id, standing.wire())
+        return self.keyring.seal(MATCH, self.game.info.id, standing.plaintext())
 
     def open(self, token: str, at: str) -> SealedHand:
         return SealedHand.read(self.game, self.keyring.open(HAND, self.game.info.id, token, at=at), at)
@@ -162,17 +179,19 @@ class TokenHand:
         if wire["seat"] != self.seat:
             raise WrongSeatKey("/seat_key", f"this is seat {self.seat}'s key; the move is seat "
                                             f"{wire['seat']}'s")
+        if self.sealed.move_number >= MAX_RECORD_MOVES:  # bounds a token, and a replay of its events
+            raise BadToken("/token", f"this hand has had {MAX_RECORD_MOVES} moves, the most a record holds")
         return load_move(self.game, wire, "/move")
 
     def refused(self, refusal: IllegalMove) -> Wire:
         return {"legal": False, "reason": refusal_wire(refusal), **self.ids()}
 
     def moved(self, move: Any, state: Any, events: list[Event]) -> Wire:
-        game = self.game
-        self.sealed = self.sealed.after(game.dump_move(move), state)
-        types = game.info.event_types
+        game, types = self.game, self.game.info.event_types
+        every = told(types, events, EVERY_SEAT)
+        self.sealed = self.sealed.after(game.dump_move(move), every, state)
         return {"legal": True, "token": self.sealer.seal(self.sealed), "view": game.view(state, self.seat),
-                "events": told(types, events, self.seat), "public_events": told(types, events, None),
+                "events": redacted(types, every, self.seat), "public_events": redacted(types, every, None),
                 "to_move": game.to_move(state), **self.ids()}
 
     def answer(self, wire: Wire) -> Wire:
@@ -184,8 +203,8 @@ class TokenHand:
             raise SchemaViolation("since is after the hand's last move", (FieldError(
                 "/since", f"this hand has had {self.sealed.move_number} moves"),))
         types, seat = self.game.info.event_types, self.seat
-        moves = [{"move_number": number, "events": told(types, events, seat)}
-                 for number, events in self.sealed.replayed(self.game) if number > since]
+        moves = [{"move_number": number, "events": redacted(types, events, seat)}
+                 for number, events in self.sealed.events(since)]
         return {"moves": moves, "to_move": self.game.to_move(self.state), **self.ids()}
 
     @contextmanager
@@ -203,9 +222,10 @@ class TokenHand:
         move."""
         hand, final = self.sealed, self.game.dump_state(self.state)
         standing = SealedMatch(hand.match_id, hand.hand_number, hand.seats, final["options"], answer["match"])
+        start, moves = hand.record()
         return {
             **answer, "match_token": self.sealer.seal_match(standing),
-            "state": final, "record": {"start": hand.start, "moves": list(hand.moves)},
+            "state": final, "record": {"start": start, "moves": moves},
             "server_seed": hand.server_seed, "seed": hand.client_seed,
             "seed_commitment": commitment(hand.server_seed),
             "shuffle": SeedStream.VERSION, "match_id": hand.match_id, **self.ids(),
@@ -251,10 +271,9 @@ class SealedTable:
 
     def dealt(self, state: Any) -> Wire:
         standing, setup, game = self.standing, self.setup, self.sealer.game
-        hand = SealedHand(new_id(), standing.match_id if standing else new_id(),
-                          standing.hands + 1 if standing else 1, self.sealer.keyring.sealing,
-                          self.server_seed, self.client_seed, setup.match, game.dump_state(state), (),
-                          setup.players, state)
+        ids = (new_id(), standing.match_id if standing else new_id(), standing.hands + 1 if standing else 1,
+               self.sealer.keyring.sealing)
+        hand = SealedHand.dealt(game, ids, (self.server_seed, self.client_seed), setup.match, state)
         return {
             "token": self.sealer.seal(hand), "seat_keys": self.sealer.keyring.seat_keys(hand),
             "seed_commitment": commitment(self.server_seed), "shuffle": SeedStream.VERSION,

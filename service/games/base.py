@@ -28,26 +28,38 @@ Wire = dict[str, Any]
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """Something a move caused: a trick won, a marriage scored, the stock closed, the hand over."""
+    """Something a move caused: a card played or drawn, a trick won, a marriage scored, the hand
+    over. Which of its fields travel is its type's ``EventType`` (``GameInfo.event_types``)."""
 
     type: str
     seat: int | None = None
     cards: tuple[Card, ...] = ()
     points: int | None = None
     suit: str | None = None
-    private: bool = False
-    """The cards are the seat's alone to see (a draw from the stock): sealed mode tells the
-    other seats their number instead. Not on the wire of the open mode, where they are public."""
+    kind: str | None = None
+    to: int | None = None
+    """The seat the cards go to, for a type that passes cards between seats."""
 
-    def to_wire(self) -> Wire:
-        wire: Wire = {"type": self.type, "seat": self.seat}
-        if self.cards:
-            wire["cards"] = [c.code for c in self.cards]
-        if self.points is not None:
-            wire["points"] = self.points
-        if self.suit is not None:
-            wire["suit"] = self.suit
-        return wire
+
+@dataclass(frozen=True, slots=True)
+class EventType:
+    """One type of event on the wire: what it means, and the fields it always carries besides
+    ``type`` and ``seat``. ``hand`` says what it does to hands, so that a seat can follow its own
+    hand and the others' sizes from its events alone: +1 the cards enter ``seat``'s hand, -1
+    they leave it, 0 neither (a ``to`` type: they leave ``seat``'s and enter ``to``'s)."""
+
+    doc: str
+    cards: bool = False
+    points: bool = False
+    suit: bool = False
+    kinds: tuple[str, ...] = ()
+    """The values of ``kind``, for a type that carries one."""
+    to: bool = False
+    private: bool = False
+    """The cards are seen by ``seat`` (and ``to``) only: every other seat is told their number."""
+    hand: int = 0
+    winner: bool = False
+    """``seat`` is who won, possibly nobody (null), not who acted."""
 
 
 class Status(StrEnum):
@@ -104,7 +116,7 @@ class GameInfo:
     the deck: what a ``deal`` with a given ``deck`` reorders."""
     move_types: tuple[str, ...]
     reasons: type[Reason]
-    event_types: tuple[str, ...]
+    event_types: Mapping[str, EventType]
     options: Mapping[str, object]
     """Every option with its default value."""
     variants: tuple[str, ...] = field(default=())
@@ -113,7 +125,7 @@ class GameInfo:
 def describe(
     *, id: str, name_en: str, name_ru: str, players: tuple[int, ...], deck: Sequence[Card], about_deck: str,
     points: Mapping[Card, int] | Callable[[Card], int], moves: Iterable[str], reasons: type[Reason],
-    events: tuple[str, ...], options: type, default_players: int | None = None,
+    events: Mapping[str, EventType], options: type, default_players: int | None = None,
     largest_deck: Sequence[Card] | None = None, variants: tuple[str, ...] = (),
 ) -> GameInfo:
     """A game's ``GameInfo`` from what its rules declare: ``deck``, the deck of the default
@@ -165,6 +177,9 @@ class Game(Protocol[S, M]):
         """Wire state -> game state; raises ``InvalidState`` with pointers relative to the state."""
 
     def dump_state(self, state: S) -> Wire: ...
+
+    def rebuild(self, wire: Wire) -> S:
+        """A state from a wire form this service dumped (a sealed token's): not checked."""
 
     def load_move(self, wire: Wire) -> M:
         """Raises ``SchemaViolation`` with pointers relative to the move for a shape the schema
@@ -283,11 +298,15 @@ class WireForm(Generic[S, M]):
     load_move: Callable[[Wire], M]
     dump_move: Callable[[M], Wire]
     view: Callable[[S, int | None], Wire]
+    rebuild: Callable[[Wire], S]
+    """A state from a wire form this service dumped itself (a sealed token's): built, not
+    checked, and a field the dump lacks (a token sealed before the field was added) takes its
+    default."""
     dump_family: Callable[[Any], Wire] | None = None
     """A family of moves (``MeldingRules.listing``) on the wire; None for a game without them."""
 
 
-_WIRE_METHODS = ("load_state", "dump_state", "load_move", "dump_move", "view")
+_WIRE_METHODS = ("load_state", "dump_state", "rebuild", "load_move", "dump_move", "view")
 
 
 class Wired(Generic[S, M]):
@@ -313,6 +332,9 @@ class Wired(Generic[S, M]):
 
     def dump_state(self, state: S) -> Wire:
         return self.wire_form.dump_state(state)
+
+    def rebuild(self, wire: Wire) -> S:
+        return self.wire_form.rebuild(wire)
 
     def load_move(self, move: Wire) -> M:
         return self.wire_form.load_move(move)

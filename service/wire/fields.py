@@ -123,3 +123,11 @@ class TypeUnion(ma.fields.Field):
 
     def _serialize(self, value: Any, attr: Any, obj: Any, **kwargs: Any) -> Any:
         return value
+
+
+class Null(ma.fields.Field):
+    """A field that is always null (``type: null`` in the OpenAPI document): a spectator's
+    ``seat`` and ``hand``, so that a client tells a seat's view from a spectator's by ``seat``."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(allow_none=True, validate=lambda value: value is None, **kwargs)

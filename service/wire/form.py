@@ -86,8 +86,15 @@ class Field:
     read: bool = True
     checked: bool = False
     computed: Computed | None = None
+    sometimes: bool = False
+    """Left out of an answer where it does not apply (by a dumper written by hand)."""
 
     def schema_field(self, ctx: CardFields, **kwargs: Any) -> ma.fields.Field:
+        metadata: dict[str, Any] = {"description": self.description} if self.description else {}
+        if self.sometimes:
+            metadata["sometimes"] = True  # service.api.answers leaves it optional
+        if metadata:
+            kwargs["metadata"] = metadata
         if self.required:
             kwargs["required"] = True
         if self.nullable:
@@ -98,17 +105,17 @@ class Field:
             # the document, as before, leaves it unsaid)
             kwargs["load_default"] = (lambda: copy.deepcopy(default)) if isinstance(default, list | dict) \
                 else default
-        if self.description:
-            kwargs["metadata"] = {"description": self.description}
         return self.kind.field(ctx, **kwargs)
 
 
 def field(kind: Kind, description: str = "", *, nullable: bool = False, optional: bool = False,
-          default: Any = NOTHING, attr: str | None = None, read: bool = True) -> Field:
+          default: Any = NOTHING, attr: str | None = None, read: bool = True,
+          sometimes: bool = False) -> Field:
     """A field read from the wire and written back. ``read=False``: written from its attribute
-    but read by hand-written code (say why beside it); the loader leaves the attribute's default."""
+    but read by hand-written code (say why beside it); the loader leaves the attribute's default.
+    ``sometimes``: a dumper written by hand leaves it out where it does not apply."""
     return Field(kind, description, required=not optional and default is NOTHING, nullable=nullable,
-                 default=default, attr=attr, read=read)
+                 default=default, attr=attr, read=read, sometimes=sometimes)
 
 
 def derived(kind: Kind, of: str | Callable[..., Any], description: str = "", *, nullable: bool = False,

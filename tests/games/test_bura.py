@@ -262,7 +262,8 @@ def test_4_2c_seed_40a_open_play_turns_discards_face_up(open_play, face_down):
     state = strict(["AH", "7C"], options={"open_play": open_play}, rest_to=1)
     state = at(state, lead(0, "AH"))
     _, events = GAME.apply(state, respond(1, "7C"))
-    assert events[0].type == "discard" and (events[0].cards == ()) is face_down
+    assert events[0].type == ("discard_face_down" if face_down else "discard")
+    assert GAME.info.event_types[events[0].type].private is face_down
     view = GAME.view(state, 0)
     assert view["won"][1] is None if face_down else view["won"][1] is not None
 

@@ -101,14 +101,14 @@ def test_describe_builds_the_info_from_the_declarations():
     small = deck(("A", "K"), suits=("S", "H"))
     info = base.describe(id="t", name_en="T", name_ru="Т", players=(3, 4), deck=small,
                          about_deck="4 cards: {cards}", points={CARDS["AS"]: 11}, moves=("go", "stop"),
-                         reasons=_Reason, events=("went",), options=_Options,
+                         reasons=_Reason, events={"went": base.EventType("Went.")}, options=_Options,
                          largest_deck=(*small, CARDS["QS"]))
     assert info.deck == "4 cards: AS KS AH KH" and info.deck_cards == ("AS", "KS", "AH", "KH")
     assert info.card_values == {"AS": 11, "KS": 0, "AH": 0, "KH": 0, "QS": 0}
     assert (info.default_players, info.move_types, info.options) == (3, ("go", "stop"), {"big": False})
     by_rank = base.describe(id="t", name_en="T", name_ru="Т", players=(2, 4), default_players=4, deck=small,
                             about_deck="no list", points=lambda c: len(c.rank), moves=(), reasons=_Reason,
-                            events=(), options=_Options)
+                            events={}, options=_Options)
     assert by_rank.deck == "no list" and by_rank.card_values["AS"] == 1 and by_rank.default_players == 4
 
 
@@ -119,7 +119,8 @@ def _load(wire):
     return ("state", wire)
 
 
-FORM = base.WireForm(_load, lambda s: {"s": s}, lambda w: ("move", w), lambda m: {"m": m}, lambda s, seat: {"v": seat})
+FORM = base.WireForm(_load, lambda s: {"s": s}, lambda w: ("move", w), lambda m: {"m": m}, lambda s, seat: {"v": seat},
+                     _load)
 
 
 class _Declared(base.TrickGame):

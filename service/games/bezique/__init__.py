@@ -16,7 +16,7 @@ INFO = describe(
     about_deck="8 or 10 packs of A 10 K Q J in each suit, three nines of each suit and two wild cards "
                "(JK): 174 or 214 cards (172 or 212 without the wild cards)",
     points={}, largest_deck=wire.LARGEST, moves=wire.MOVES.types, reasons=rules.Reason, options=Options,
-    events=("card_played", "trick_won", "declared", "passed", "trump_exchanged", "hand_over"),
+    events=wire.EVENTS,
 )
 MATCH_RULES = MatchRules(over_with=("winner",))
 """§7.3: a match goes on while no seat has the top total at the target alone."""

@@ -23,7 +23,8 @@ from service.games.bezique.rules import (
     next_active,
     rank_order,
 )
-from service.games.bezique.scoring import finish
+from service.games.bezique.scoring import finish, result
+from service.games.tricks import draw_events
 
 
 def apply(state: State, move: Move) -> tuple[State, list[Event]]:
@@ -46,13 +47,15 @@ def _play(state: State, move: Play) -> tuple[State, list[Event]]:
         played = Played(seat, shown.card, shown.as_, "table")
         state = evolve(state, exposed=replace_at(state.exposed, seat, tuple(
             e for e in state.exposed[seat] if e.id != move.exposed_id)))
+        event = Event("table_card_played", seat, (played.card,))
     else:
         card = move.card
         assert card is not None
         played = Played(seat, card, move.as_ or card, "hand")
         state = evolve(state, hands=replace_at(state.hands, seat, without(state.hands[seat], [card])))
+        event = Event("card_played", seat, (played.card,))
     trick = (*state.trick, played)
-    events = [Event("card_played", seat, (played.card,))]
+    events = [event]
     if len(trick) < len(state.active):
         return evolve(state, trick=trick, phase=Phase.FOLLOW, to_move=next_active(state.active, seat)), events
     return _resolve(evolve(state, trick=trick), events)
@@ -101,8 +104,8 @@ def _declare(state: State, move: Declare) -> tuple[State, Event]:
                 for i, (card, as_) in enumerate(move.from_hand))
     if ladder is not None:
         counts = replace_at(counts, ladder, counts[ladder] + 1)
-    shown = tuple(e.as_ for e in new) + tuple(e.as_ for e in tagged if e.id in used)
-    hand = without(state.hands[seat], [c for c, _ in move.from_hand])
+    laid = tuple(card for card, _ in move.from_hand)
+    hand = without(state.hands[seat], laid)
     return evolve(
         state, hands=replace_at(state.hands, seat, hand),
         exposed=replace_at(state.exposed, seat, tagged + new), next_exposed_id=first + len(new),
@@ -110,7 +113,7 @@ def _declare(state: State, move: Declare) -> tuple[State, Event]:
         scores=replace_at(state.scores, seat, state.scores[seat] + gained),
         last_declared_after_trick=replace_at(state.last_declared_after_trick, seat, state.tricks_played),
         declared_in_window=True,
-    ), Event("declared", seat, shown, gained)
+    ), Event("declared", seat, laid, gained, kind=kind)
 
 
 def _exchange(state: State, seat: int) -> tuple[State, list[Event]]:
@@ -118,8 +121,10 @@ def _exchange(state: State, seat: int) -> tuple[State, list[Event]]:
     nine, turned = CARDS["9" + state.trump_suit], state.stock[-1]
     hand = (*without(state.hands[seat], [nine]), turned)
     scores = replace_at(state.scores, seat, state.scores[seat] + state.options.exchange_points)
+    # an event for each card's way: the nine out of the hand, the turned card into it
     return evolve(state, hands=replace_at(state.hands, seat, hand), stock=(*state.stock[:-1], nine),
-                  scores=scores), [Event("trump_exchanged", seat, (turned, nine))]
+                  scores=scores), [Event("trump_exchanged", seat, (nine,), state.options.exchange_points),
+                                   Event("trump_card_taken", seat, (turned,))]
 
 
 def _close_window(state: State, events: list[Event]) -> tuple[State, list[Event]]:
@@ -127,13 +132,16 @@ def _close_window(state: State, events: list[Event]) -> tuple[State, list[Event]
     active, winner = state.active, state.leader
     start = active.index(winner)
     order = active[start:] + active[:start]
+    draws = list(zip(order, state.stock, strict=False))
     hands = list(state.hands)
-    for i, seat in enumerate(order):
-        hands[seat] = (*hands[seat], state.stock[i])
+    for seat, card in draws:
+        hands[seat] = (*hands[seat], card)
+    events += draw_events(state.stock, draws)
     stock = state.stock[len(order):]
     state = evolve(state, hands=tuple(hands), stock=stock, trick_winner=None, phase=Phase.LEAD)
     if len(stock) >= len(active):
         return state, events
     state = finish(state)
-    events.append(Event("hand_over", None, points=None))
+    winners = result(state).hand_winners
+    events.append(Event("hand_over", winners[0] if len(winners) == 1 else None))
     return state, events

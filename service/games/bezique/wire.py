@@ -16,7 +16,7 @@ from marshmallow import fields
 
 from service.cards import JOKER, SUITS, Card, codes
 from service.errors import FieldError, SchemaViolation
-from service.games.base import STATUS, Wire, WireForm
+from service.games.base import STATUS, EventType, Wire, WireForm
 from service.games.bezique import consistency, rules
 from service.games.bezique import declarations as decl
 from service.games.bezique.consistency import require
@@ -158,15 +158,15 @@ VIEW = WIRE.view(State, TABLE, {
 _IDENTITY_NOTE = "a wild card (`JK`) from the hand needs `as`: " + " ".join(c.code for c in decl.IDENTITIES)
 HAND_CARD = HandCard(WIRE.schema("HandCard", {
     "card": field(CARD),
-    "as": field(CARD, "for a `JK` only: the card it stands for", optional=True),
+    "as": field(CARD, "for a `JK` only: the card it stands for", optional=True, sometimes=True),
 }))
 
 MOVES = WIRE.moves_of({
     Play: ("Play a card: from the concealed hand (`cards`), or an exposed card by its id "
            "(`exposed_id`). Send exactly one of the two: both or neither is a 422.", {
-        "cards": field(Maybe(CARD_IN_LIST), attr="card", optional=True),
-        "as": field(Maybe(CARD), _IDENTITY_NOTE, attr="as_", optional=True),
-        "exposed_id": field(EXPOSED_ID, optional=True),
+        "cards": field(Maybe(CARD_IN_LIST), attr="card", optional=True, sometimes=True),
+        "as": field(Maybe(CARD), _IDENTITY_NOTE, attr="as_", optional=True, sometimes=True),
+        "exposed_id": field(EXPOSED_ID, optional=True, sometimes=True),
     }),
     Declare: ("Declare a combination (a pokazka) after winning a trick (§4.3).", {
         "kind": field(OneOf(KINDS), attr="declaration"),
@@ -178,6 +178,28 @@ MOVES = WIRE.moves_of({
     Pass: ("Declare nothing for the trick just won; the draw follows.", {}),
     ExchangeTrump: ("Exchange the trump nine for the turned trump card (§4.4).", {}),
 })
+
+EVENTS = {
+    "card_played": EventType("The seat plays a card from its concealed hand to the trick (§4.2).",
+                             cards=True, hand=-1),
+    "table_card_played": EventType("The seat plays one of its exposed cards to the trick (§4.2).",
+                                   cards=True),
+    "trick_won": EventType("The seat wins the trick, its cards in the order played (§5.1-5.2).", cards=True),
+    "declared": EventType("The seat declares `kind`, laying the cards from its hand on the table, for "
+                          "`points` (§4.3, §7.1).", cards=True, points=True, kinds=KINDS, hand=-1),
+    "passed": EventType("The seat, the trick's winner, declares nothing (§4.4)."),
+    "trump_exchanged": EventType("The seat lays the trump nine as the turned card, for `points` (§4.4); "
+                                 "`trump_card_taken` follows.", cards=True, points=True, hand=-1),
+    "trump_card_taken": EventType("The seat takes the turned trump card for the nine (§4.4).", cards=True,
+                                  hand=1),
+    "card_drawn": EventType("The seat draws a card from the stock, the trick's winner first (§5.3).",
+                            cards=True, private=True, hand=1),
+    "trump_card_drawn": EventType("The seat draws the turned trump card, the stock's last (§5.3).",
+                                  cards=True, hand=1),
+    "hand_over": EventType("The stock cannot serve every seat: the hand is over (§5.3); `seat` is its one "
+                           "top scorer, null for a tie (§7.2).", winner=True),
+}
+"""What a move may cause, each type with the fields it carries (``EventType``)."""
 
 
 _load_move: Callable[[Wire], Move] = MOVES.load
@@ -214,11 +236,12 @@ def _nested(schema: type) -> Raw:
 FAMILY_SOURCE = WIRE.schema("FamilySource", {
     "card": field(CARD, "`card` alone: natural cards of the concealed hand, each `{\"card\": card}` in "
                   "`from_hand`; `JK` with `as`: wild cards, each `{\"card\": \"JK\", \"as\": as}` in "
-                  "`from_hand`", optional=True),
-    "as": field(CARD, "with `card` `JK` only: the identity the wild cards are nominated as", optional=True),
+                  "`from_hand`", optional=True, sometimes=True),
+    "as": field(CARD, "with `card` `JK` only: the identity the wild cards are nominated as", optional=True,
+                sometimes=True),
     "table": field(ListOf(EXPOSED_ID, 1, 18), "exposed cards alike for the rules (§4.6), lowest id first: "
                    "k cards of this source are its first k ids, in `from_table`. A source has exactly one "
-                   "of `card` and `table`", optional=True),
+                   "of `card` and `table`", optional=True, sometimes=True),
     "most": field(HAND_COUNT, "the most cards it gives"),
 }, "Where a slot's cards may come from: hand cards of one identity, wild cards nominated as one "
    "identity, or a class of exposed cards; exactly one of `card` and `table`.")
@@ -292,4 +315,5 @@ def load_state(wire: Wire) -> State:
     return state
 
 
-FORM: WireForm[State, Move] = WireForm(load_state, STATE.dump, load_move, dump_move, VIEW.dump, dump_family)
+FORM: WireForm[State, Move] = WireForm(load_state, STATE.dump, load_move, dump_move, VIEW.dump, STATE.load,
+                                       dump_family)

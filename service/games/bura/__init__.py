@@ -16,8 +16,7 @@ INFO = describe(
     id="bura", name_en="Bura", name_ru="Бура", players=(2, 3, 4, 5, 6), deck=rules.DECK,
     about_deck="36 cards, A 10 K Q J 9 8 7 6 in each suit: {cards}", points=POINTS,
     moves=wire.MOVES.types, reasons=rules.Reason, options=rules.Options,
-    events=("lead", "molodka", "beat", "discard", "trick_won", "card_drawn", "final_claims",
-            "claimed", "declared", "passed", "hand_over"),
+    events=wire.EVENTS,
 )
 MATCH = MatchRules(totals="match_scores", reached="a seat has {target} games: the match is over",
                    seats=("next_dealer", "next_leader"))

@@ -155,7 +155,8 @@ def apply(state: State, move: Move) -> tuple[State, list[Event]]:
     if isinstance(move, Claim):
         return _end(state, Ending("claim", move.seat), Event("claimed", move.seat))
     if isinstance(move, Declare):
-        return _end(state, Ending(move.combination, move.seat), Event("declared", move.seat))
+        shown = Event("declared", move.seat, state.hands[move.seat], kind=move.combination)
+        return _end(state, Ending(move.combination, move.seat), shown)
     passes = state.passes + 1
     if passes == state.seats:
         return _end(evolve(state, passes=passes), Ending("void"), Event("passed", move.seat))

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from service.cards import codes
 from service.errors import InvalidState
-from service.games.base import Wire, WireForm
+from service.games.base import EventType, Wire, WireForm
 from service.games.bura import rules
 from service.games.bura.rules import Claim, Declare, HandResult, Match, Move, Options, Pass
 from service.games.seating import left_of
 from service.games.tricks import sets_schemas, sets_wire
 from service.games.tricks.sets import Ending, Phase, State
-from service.games.tricks.sets_schemas import CARD_POINTS, TRICK_MOVES, Family
+from service.games.tricks.sets_schemas import CARD_POINTS, TRICK_MOVES, Family, trick_events
 from service.wire.form import field
 from service.wire.kinds import BOOL, SEAT, Int, ListOf, OneOf
 
@@ -49,6 +49,20 @@ MOVES = WIRE.moves_of({
     }),
     Pass: ("Decline to claim in the final round.", {}),
 })
+
+EVENTS = {
+    **trick_events(taken="5.3", drawn="5.4", face_down=True),
+    "final_claims": EventType("Every card is played: the final claims begin with the seat, the last taker "
+                              "(§5.4)."),
+    "claimed": EventType("The seat claims 31 (§4.2d)."),
+    "declared": EventType("The seat shows its hand, a bura or Moscow, and wins (§4.2e).", cards=True,
+                          kinds=("bura", "moscow")),
+    "passed": EventType("The seat declines to claim in the final round (§4.2f)."),
+    "hand_over": EventType("The hand is over (§6); `seat` is its one winner, else null (a void hand, or a "
+                           "false claim's several winners).", winner=True),
+}
+"""What a move may cause, each type with the fields it carries (``EventType``). Discards lie face
+down unless the seats play open: the type says the most a seat may be told."""
 
 MATCH = WIRE.record("Match", Match, {
     "match_scores": field(WIRE.per_seat(Int(0, 100_000)), attr="totals"),
@@ -126,4 +140,4 @@ def _check_ending(state: State, ending: Ending) -> None:
         raise InvalidState("/ending/seat", "a claim has a claimant")
 
 
-FORM: WireForm[State, Move] = WireForm(load_state, STATE.dump, MOVES.load, MOVES.dump, VIEW.dump)
+FORM: WireForm[State, Move] = WireForm(load_state, STATE.dump, MOVES.load, MOVES.dump, VIEW.dump, STATE.load)

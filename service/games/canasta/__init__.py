@@ -19,8 +19,7 @@ INFO = describe(
                "players. card_values are the classic game's; seed_13 counts A 11 and 9 to 3 at face value "
                "(§2.3)",
     points=m.VALUES[m.CLASSIC], moves=wire.MOVES.types, reasons=rules.Reason, options=Options,
-    events=("drew", "red_three_laid", "took_pile", "took_upcard", "melded", "joker_exchanged",
-            "discarded", "asked_to_go_out", "answered", "declined_pile", "went_out", "hand_over"),
+    events=wire.EVENTS,
     variants=m.VARIANTS,
 )
 MATCH_RULES = MatchRules(per="side", over_with=("winner",))

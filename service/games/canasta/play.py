@@ -40,26 +40,22 @@ def apply(state: State, move: Move) -> tuple[State, list[Event]]:
 
 
 def _draw(state: State, move: Draw) -> tuple[State, list[Event]]:
-    """§4.2: red threes drawn are laid out and replaced by the next card."""
-    seat, hand, threes, stock = move.seat, list(state.hands[move.seat]), list(state.red_threes[move.seat]), \
-        list(state.stock)
-    wanted, events = state.table.draw, []
-    while wanted and stock:
+    """§4.2: red threes drawn are laid out and replaced by the next card; a red three that was the
+    stock's last card ends the hand."""
+    seat, stock = move.seat, list(state.stock)
+    drawn: list[Card] = []
+    threes: list[Card] = []
+    while len(drawn) < state.table.draw and stock:
         card = stock.pop(0)
-        if m.is_red_three(card, state.variant):
-            threes.append(card)
-            events.append(Event("red_three_laid", seat, (card,)))
-            if not stock:
-                state = evolve(state, stock=(), red_threes=replace_at(state.red_threes, seat, tuple(threes)),
-                               hands=replace_at(state.hands, seat, tuple(hand)))
-                return end(state, Result("red_three_last")), [*events, Event("hand_over", None)]
-            continue
-        hand.append(card)
-        wanted -= 1
-    events.insert(0, Event("drew", seat))
-    return evolve(state, stock=tuple(stock), hands=replace_at(state.hands, seat, tuple(hand)),
-                  red_threes=replace_at(state.red_threes, seat, tuple(threes)), phase=Phase.PLAY,
-                  turn_info=evolve(state.turn_info, drew="stock")), events
+        (threes if m.is_red_three(card, state.variant) else drawn).append(card)
+    last_was_three = not stock and m.is_red_three(state.stock[-1], state.variant)
+    events = [Event("drew", seat, tuple(drawn)), *(Event("red_three_laid", seat, (c,)) for c in threes)]
+    state = evolve(state, stock=tuple(stock),
+                   hands=replace_at(state.hands, seat, (*state.hands[seat], *drawn)),
+                   red_threes=replace_at(state.red_threes, seat, (*state.red_threes[seat], *threes)))
+    if last_was_three:
+        return end(state, Result("red_three_last")), [*events, Event("hand_over", None)]
+    return evolve(state, phase=Phase.PLAY, turn_info=evolve(state.turn_info, drew="stock")), events
 
 
 def _lay(state: State, seat: int, groups: Sequence[Group], *, from_hand: Sequence[Card],
@@ -75,38 +71,48 @@ def _lay(state: State, seat: int, groups: Sequence[Group], *, from_hand: Sequenc
                   melds=replace_at(state.melds, side, placed(state.melds[side], groups)), turn_info=info)
 
 
-def _take_rest(state: State, seat: int, rest: Sequence[Card]) -> tuple[State, list[Card]]:
-    """The pile's other cards: red threes to the seat's area, without replacement (§4.3)."""
+def _take_rest(state: State, seat: int, rest: Sequence[Card]) -> tuple[State, list[Card], list[Event]]:
+    """The pile's other cards: red threes to the seat's area, without replacement (§4.3); the cards
+    kept for the hand, and the threes' events."""
     threes = [c for c in rest if m.is_red_three(c, state.variant)]
     kept = [c for c in rest if not m.is_red_three(c, state.variant)]
     state = evolve(state, red_threes=replace_at(state.red_threes, seat, (*state.red_threes[seat], *threes)),
                    pile=(), pile_frozen=False, phase=Phase.PLAY)
-    return state, kept
+    return state, kept, [Event("red_three_laid", seat, (c,)) for c in threes]
 
 
 def _take_pile(state: State, move: TakePile) -> tuple[State, list[Event]]:
     top = state.pile[0]
-    state, kept = _take_rest(state, move.seat, state.pile[1:])
+    state, kept, laid = _take_rest(state, move.seat, state.pile[1:])
     groups = (Group(str(top.rank), (top, *move.top_cards)), *move.melds)
     named = [*move.top_cards, *(c for g in move.melds for c in g.cards)]
     state = _lay(state, move.seat, groups, from_hand=named, into_hand=kept)
     state = evolve(state, turn_info=evolve(state.turn_info, drew="pile"))
-    return _after_laying(state, move.seat, [Event("took_pile", move.seat, (top,))])
+    return _after_laying(state, move.seat, _taken("took_pile", move.seat, top, kept, laid, melded=named))
 
 
 def _take_upcard(state: State, move: TakeUpcard) -> tuple[State, list[Event]]:
     """§4.4: the whole pile, for the natural cards shown (or, by the option, melded with it)."""
     top = state.pile[0]
-    events = [Event("took_upcard", move.seat, (top, *move.show))]
     if state.options.first_take_mode == "meld_no_minimum":
-        state, kept = _take_rest(state, move.seat, state.pile[1:])
+        state, kept, laid = _take_rest(state, move.seat, state.pile[1:])
         state = _lay(state, move.seat, [Group(str(top.rank), (top, *move.show))], from_hand=move.show,
                      into_hand=kept)
+        events = _taken("took_upcard", move.seat, top, kept, laid, melded=move.show)
         return _after_laying(evolve(state, turn_info=evolve(state.turn_info, drew="pile")), move.seat, events)
-    state, kept = _take_rest(state, move.seat, state.pile)
+    state, kept, laid = _take_rest(state, move.seat, state.pile)
     hand = (*state.hands[move.seat], *kept)
+    events = [Event("took_upcard", move.seat, tuple(kept)), *laid,
+              Event("naturals_shown", move.seat, move.show)]
     return evolve(state, hands=replace_at(state.hands, move.seat, hand),
                   turn_info=evolve(state.turn_info, drew="upcard")), events
+
+
+def _taken(kind: str, seat: int, top: Card, kept: Sequence[Card], laid: list[Event], *,
+           melded: Sequence[Card]) -> list[Event]:
+    """A pile taken and its top card melded at once: told as if the top card joined the hand and
+    left it with the hand's cards, so that every card is told with the hand it enters or leaves."""
+    return [Event(kind, seat, (top, *kept)), *laid, Event("melded", seat, (top, *melded))]
 
 
 def _meld(state: State, move: Meld) -> tuple[State, list[Event]]:
@@ -133,7 +139,7 @@ def _exchange(state: State, move: ExchangeJoker) -> tuple[State, list[Event]]:
     info = evolve(state.turn_info, actions=state.turn_info.actions + 1)
     return evolve(state, hands=replace_at(state.hands, move.seat, hand), turn_info=info,
                   melds=replace_at(state.melds, move.from_side, theirs)), [
-        Event("joker_exchanged", move.seat, (move.card,))]
+        Event("joker_exchanged", move.seat, (move.card,)), Event("joker_taken", move.seat, (JOKER,))]
 
 
 def _discard(state: State, move: Discard) -> tuple[State, list[Event]]:
@@ -170,7 +176,7 @@ def _ask(state: State, move: AskGoOut) -> tuple[State, list[Event]]:
 def _answer(state: State, move: AnswerGoOut) -> tuple[State, list[Event]]:
     return evolve(state, phase=Phase.PLAY, to_move=state.turn,
                   turn_info=evolve(state.turn_info, permission="yes" if move.answer else "no")), [
-        Event("answered", move.seat, points=int(move.answer))]
+        Event("answered", move.seat, kind="yes" if move.answer else "no")]
 
 
 def _decline(state: State, move: DeclinePile) -> tuple[State, list[Event]]:

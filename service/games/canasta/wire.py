@@ -18,7 +18,7 @@ from marshmallow import fields
 
 from service.cards import Card, codes
 from service.errors import InvalidState
-from service.games.base import STATUS, Wire, WireForm, check_deck
+from service.games.base import STATUS, EventType, Wire, WireForm, check_deck
 from service.games.canasta import melds as m
 from service.games.canasta import rules
 from service.games.canasta.families import Family, GroupChoice
@@ -66,7 +66,7 @@ def per_seat(kind: Kind) -> PerSeat:
 
 
 OPTIONS = WIRE.options(Options)
-MELDS = WIRE.schema("Melds", {key: field(CARDS, optional=True) for key in m.KEY_ORDER},
+MELDS = WIRE.schema("Melds", {key: field(CARDS, optional=True, sometimes=True) for key in m.KEY_ORDER},
                      "A side's melds by key (a natural rank; `3` the black threes, or in `seed_13` every "
                      "three; `W` the wild meld of `seed_13`), each its cards.")
 KEY_RANK = {key: index for index, key in enumerate(m.KEY_ORDER)}
@@ -184,6 +184,33 @@ MOVES = WIRE.moves_of({
     AnswerGoOut: ("The partner's answer.", {"answer": field(BOOL)}),
     DeclinePile: ("With the stock gone, leave a pile that need not be taken: the hand ends.", {}),
 })
+
+EVENTS = {
+    "drew": EventType("The seat draws from the stock (§4.2): the cards that join its hand.", cards=True,
+                      private=True, hand=1),
+    "red_three_laid": EventType("The seat lays out a red three it drew, or found in the pile it took (§4.2, "
+                                "§4.3).", cards=True),
+    "took_pile": EventType("The seat takes the discard pile, all but its red threes, top first (§4.3); its "
+                           "top card is melded at once (`melded` follows).", cards=True, hand=1),
+    "took_upcard": EventType("The first player takes the pile, all but its red threes, for the upcard "
+                             "(§4.4); `naturals_shown`, or `melded`, follows.", cards=True, hand=1),
+    "naturals_shown": EventType("The seat shows the naturals it took the upcard for; they stay in its hand "
+                                "(§4.4).", cards=True),
+    "melded": EventType("The seat lays cards on its side's melds (§4.3-4.5).", cards=True, hand=-1),
+    "joker_exchanged": EventType("The seat puts a natural card in an opponent's meld for its joker (§4.6); "
+                                 "`joker_taken` follows.", cards=True, hand=-1),
+    "joker_taken": EventType("The seat takes the joker it exchanged into its hand (§4.6).", cards=True,
+                             hand=1),
+    "discarded": EventType("The seat discards a card on the pile, ending its turn (§4.7).", cards=True,
+                           hand=-1),
+    "asked_to_go_out": EventType("The seat asks its partner whether it may go out (§4.8)."),
+    "answered": EventType("The partner answers: `kind` yes or no (§4.8).", kinds=("yes", "no")),
+    "declined_pile": EventType("The stock is gone and the seat may not take the pile (§4.9)."),
+    "went_out": EventType("The seat's hand is empty: it goes out (§4.10)."),
+    "hand_over": EventType("The hand is over (§4.10-4.11); `seat` is null: sides win, by the score (§7).",
+                           winner=True),
+}
+"""What a move may cause, each type with the fields it carries (``EventType``)."""
 
 FAMILY_GROUP = WIRE.record("FamilyGroup", GroupChoice, {
     "rank": field(KEY, "the meld key", attr="key"),
@@ -366,4 +393,5 @@ def _check_result(state: State, result: Result) -> None:
         _require(result.went_out is None and not result.concealed, "/result/went_out", "nobody went out")
 
 
-FORM: WireForm[State, Move] = WireForm(load_state, STATE.dump, MOVES.load, MOVES.dump, VIEW.dump, FAMILY.dump)
+FORM: WireForm[State, Move] = WireForm(load_state, STATE.dump, MOVES.load, MOVES.dump, VIEW.dump, STATE.load,
+                                       FAMILY.dump)

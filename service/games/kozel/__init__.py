@@ -15,8 +15,7 @@ INFO = describe(
     id="kozel", name_en="Kozel", name_ru="Козёл", players=(4,), deck=rules.DECK,
     about_deck="32 cards, A K Q J 10 9 8 7 of each suit: {cards}", points=rules.POINTS,
     moves=wire.MOVES.types, reasons=rules.Reason, options=rules.Options,
-    events=("trump_named", "trump_given", "card_given_back", "passed", "card_played", "trick_won",
-            "hand_over"),
+    events=wire.EVENTS,
     variants=("turn_to_left", "three_cards", "first_card", "jack_of_clubs_first_deal"),
 )
 MATCH = MatchRules(totals="pairs_opened", over_with=("winner", "loser"),

@@ -310,15 +310,16 @@ def apply(state: State, move: Move) -> tuple[State, list[Event]]:
     if isinstance(move, NameTrump):
         return _name_trump(state, move)
     if isinstance(move, GiveTrump):
-        hands = _move_card(state.hands, move.card, move.seat, partner(move.seat))
-        state = evolve(state, hands=hands, received_trump=move.card, to_move=partner(move.seat))
-        return state, [Event("trump_given", move.seat)]
+        taker = partner(move.seat)
+        hands = _move_card(state.hands, move.card, move.seat, taker)
+        state = evolve(state, hands=hands, received_trump=move.card, to_move=taker)
+        return state, [Event("trump_given", move.seat, (move.card,), to=taker)]
     if isinstance(move, GiveBack):
         giver = partner(move.seat)
         hands = _move_card(state.hands, move.card, move.seat, giver)
         done = replace_at(state.exchange_done, team_of(move.seat), True)
         state = evolve(state, hands=hands, received_trump=None, exchange_done=done, visit=state.visit + 1)
-        return _start_exchange(state), [Event("card_given_back", move.seat)]
+        return _start_exchange(state), [Event("card_given_back", move.seat, (move.card,), to=giver)]
     if isinstance(move, Pass):
         return _start_exchange(evolve(state, visit=state.visit + 1)), [Event("passed", move.seat)]
     return _play(state, move)
@@ -335,16 +336,19 @@ def _move_card(
 
 def _name_trump(state: State, move: NameTrump) -> tuple[State, list[Event]]:
     hands, undealt, turned = list(state.hands), list(state.undealt), state.turned
+    events = []
     for seat in move.deal_order or ():
         need = HAND_SIZE - len(hands[seat])
-        hands[seat], undealt = (*hands[seat], *undealt[:need]), undealt[need:]
+        packet, undealt = tuple(undealt[:need]), undealt[need:]
+        hands[seat] = (*hands[seat], *packet)
+        events.append(Event("cards_dealt", seat, packet))
     trump = move.suit
     if move.by_last:  # §3.2.4: the last card the naming seat received, by its printed suit
         last = hands[move.seat][-1]
         trump, turned = last.suit, (last,)
     state = evolve(state, hands=tuple(hands), undealt=(), trump=trump, turned=turned, phase=Phase.EXCHANGE,
                     to_move=state.first_leader)
-    return _start_exchange(state), [Event("trump_named", move.seat, suit=trump)]
+    return _start_exchange(state), [*events, Event("trump_named", move.seat, suit=trump)]
 
 
 def eligible(state: State, seat: int) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from service.cards import Card, codes
 from service.errors import InvalidState
-from service.games.base import STATUS, Wire, WireForm, check_deck
+from service.games.base import STATUS, EventType, Wire, WireForm, check_deck
 from service.games.kozel import rules
 from service.games.kozel.rules import (
     HAND_SIZE,
@@ -144,6 +144,23 @@ MOVES = WIRE.moves_of({
     GiveBack: ("Give the partner a card back.", {"cards": field(CARD_IN_LIST, attr="card")}),
     Pass: ("Keep the lone trump (or have none to give).", {}),
 })
+
+EVENTS = {
+    "cards_dealt": EventType("Three cards: the seat is dealt the rest of its hand, in the order named "
+                             "(§3.2).", cards=True, private=True, hand=1),
+    "trump_named": EventType("The seat names trump (§3.2, §3.4).", suit=True),
+    "trump_given": EventType("The seat passes its lone trump face down to its partner `to` (§3.5).",
+                             cards=True, to=True, private=True),
+    "card_given_back": EventType("The seat gives its partner `to` a card back for the trump (§3.5).",
+                                 cards=True, to=True, private=True),
+    "passed": EventType("The seat keeps its lone trump (§3.5)."),
+    "card_played": EventType("The seat plays a card to the trick (§4).", cards=True, hand=-1),
+    "trick_won": EventType("The seat wins the trick for its team: its cards and their card points (§5).",
+                           cards=True, points=True),
+    "hand_over": EventType("Every trick is played (§6); `seat` is null: a team wins, by the score (§7.1).",
+                           winner=True),
+}
+"""What a move may cause, each type with the fields it carries (``EventType``)."""
 
 MATCH = WIRE.record("Match", Match, {
     "pairs_opened": field(per_team(Int(0, 100_000)), attr="totals"),
@@ -286,4 +303,4 @@ def _check_won(state: State) -> None:
                  "the queen and the seven of clubs have both been played")
 
 
-FORM: WireForm[State, Move] = WireForm(load_state, STATE.dump, MOVES.load, MOVES.dump, VIEW.dump)
+FORM: WireForm[State, Move] = WireForm(load_state, STATE.dump, MOVES.load, MOVES.dump, VIEW.dump, STATE.load)

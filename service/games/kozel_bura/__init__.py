@@ -17,7 +17,7 @@ INFO = describe(
     deck=rules.DECKS[rules.Options().deck], largest_deck=rules.DECKS[36],
     about_deck="36 cards (A 10 K Q J 9 8 7 6 of each suit), or 32 without the sixes", points=POINTS,
     moves=wire.MOVES.types, reasons=rules.Reason, options=rules.Options,
-    events=("lead", "molodka", "beat", "discard", "trick_won", "card_drawn", "hand_over"),
+    events=wire.EVENTS,
 )
 MATCH = MatchRules(totals="penalties", over_with=("losers", "winner"))
 """§7.2: a match ends once a seat reaches the penalty limit; the deal passes to the left."""

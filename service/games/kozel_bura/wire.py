@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from service.cards import codes
 from service.errors import InvalidState
-from service.games.base import Wire, WireForm
+from service.games.base import EventType, Wire, WireForm
 from service.games.kozel_bura import rules
 from service.games.kozel_bura.rules import HandResult, Match, Move, Options
 from service.games.tricks import sets_schemas, sets_wire
 from service.games.tricks.sets import Phase, State
-from service.games.tricks.sets_schemas import CARD_POINTS, TRICK_MOVES, Family
+from service.games.tricks.sets_schemas import CARD_POINTS, TRICK_MOVES, Family, trick_events
 from service.wire.form import field
 from service.wire.kinds import BOOL, SEAT, Int, ListOf, OneOf
 
@@ -32,6 +32,13 @@ STATE, VIEW = sets_schemas.state_and_view(WIRE, options=OPTIONS, result=RESULT, 
                                           face_down=None)
 
 MOVES = WIRE.moves_of(TRICK_MOVES)
+
+EVENTS = {
+    **trick_events(taken="5.2", drawn="5.2", face_down=False),
+    "hand_over": EventType("The hand is over, by a bura (§6.1) or played out (§6.2); `seat` is its winner, "
+                           "null for eggs (§7.2).", winner=True),
+}
+"""What a move may cause, each type with the fields it carries (``EventType``)."""
 
 MATCH = WIRE.record("Match", Match, {
     "penalties": field(WIRE.per_seat(Int(0, 100_000)), attr="totals"),
@@ -87,4 +94,4 @@ def _check_phase(state: State) -> None:
         raise InvalidState("/ending", "played_out means every card is played, with no seat")
 
 
-FORM: WireForm[State, Move] = WireForm(load_state, STATE.dump, MOVES.load, MOVES.dump, VIEW.dump)
+FORM: WireForm[State, Move] = WireForm(load_state, STATE.dump, MOVES.load, MOVES.dump, VIEW.dump, STATE.load)

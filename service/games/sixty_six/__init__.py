@@ -14,8 +14,7 @@ INFO = describe(
     id="sixty-six", name_en="Sixty-six", name_ru="Шестьдесят шесть", players=(2,), deck=rules.DECK,
     about_deck="24 cards, A 10 K Q J 9 in each suit: {cards}", points=rules.POINTS,
     moves=wire.MOVES.types, reasons=rules.Reason, options=rules.Options,
-    events=("card_played", "marriage_declared", "trick_won", "card_drawn", "stock_closed",
-            "trump_exchanged", "claimed", "hand_over"),
+    events=wire.EVENTS,
 )
 PARTY = MatchRules(totals="party_score", word="party",
                    reached="a seat has {target} game points: the party is over")

@@ -17,6 +17,7 @@ from service.games.tricks import (
     ace_ten_order,
     beats,
     card_points,
+    draw_events,
     draw_round,
     point_table,
     without,
@@ -417,8 +418,7 @@ def _resolve_trick(state: State, events: list[Event]) -> tuple[State, list[Event
     if stock and state.stock_closed_by is None:
         stock, drawn, draws = draw_round(stock, hands, first=winner, hand_size=HAND_SIZE)
         hands = (drawn[0], drawn[1])
-        face_up = state.stock[-1]  # the trump card: everybody sees who draws it
-        events += [Event("card_drawn", s, (c,), private=c is not face_up) for s, c in draws]
+        events += draw_events(state.stock, draws)
     over = not hands[0] and not hands[1]
     state = evolve(state, tricks_won=tricks_won, trick=(), stock=stock, hands=hands, leader=winner,
                    to_move=None if over else winner,
@@ -467,7 +467,9 @@ def _apply_exchange(state: State, move: ExchangeTrump) -> tuple[State, list[Even
         stock=(*state.stock[:-1], nine),
         hands=at_seat(state.hands, move.seat, hand),
     )
-    return state, [Event("trump_exchanged", move.seat, (nine, face_up))]
+    # an event for each card's way: the nine out of the hand, the face-up card into it
+    return state, [Event("trump_exchanged", move.seat, (nine,)),
+                   Event("trump_card_taken", move.seat, (face_up,))]
 
 
 def _apply_claim(state: State, move: Claim) -> tuple[State, list[Event]]:

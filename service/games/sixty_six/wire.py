@@ -13,7 +13,7 @@ from itertools import chain
 
 from service.cards import Card, codes
 from service.errors import InvalidState
-from service.games.base import STATUS, Wire, WireForm, check_deck, evolve
+from service.games.base import STATUS, EventType, Wire, WireForm, check_deck, evolve
 from service.games.match import Match
 from service.games.sixty_six import rules
 from service.games.sixty_six.rules import (
@@ -164,6 +164,30 @@ MOVES = WIRE.moves_of({
     }),
 })
 
+EVENTS = {
+    "card_played": EventType("The seat plays a card to the trick (§4.2).", cards=True, hand=-1),
+    "marriage_declared": EventType(
+        "The seat declares the marriage of `suit`, leading it (§4.2) or claiming (§4.5): 40 in trumps, 20 "
+        "otherwise.",
+        points=True, suit=True),
+    "trick_won": EventType("The seat wins the trick: its cards, lead first, and their card points (§5).",
+                           cards=True, points=True),
+    "card_drawn": EventType("The seat draws a card from the stock after a trick, the winner first (§5).",
+                            cards=True, private=True, hand=1),
+    "trump_card_drawn": EventType("The seat draws the face-up trump card, the stock's last (§5).",
+                                  cards=True, hand=1),
+    "stock_closed": EventType("The seat closes the stock (§4.3)."),
+    "trump_exchanged": EventType(
+        "The seat lays the trump nine face up under the stock (§4.4); `trump_card_taken` follows.",
+        cards=True, hand=-1),
+    "trump_card_taken": EventType("The seat takes the face-up trump card for the nine (§4.4).",
+                                  cards=True, hand=1),
+    "claimed": EventType("The seat stops play and claims 66 (§4.5)."),
+    "hand_over": EventType("The hand is over; `seat` won it, null for a drawn hand (§6, §7.2-7.3).",
+                           winner=True),
+}
+"""What a move may cause, each type with the fields it carries (``EventType``)."""
+
 MATCH = WIRE.record("Match", Match, {
     "party_score": field(pair(Int(0, 10_000)), attr="totals"),
     "over": field(BOOL),
@@ -302,4 +326,9 @@ def _check_close(state: State) -> None:
         raise InvalidState("/closed_snapshot/opponent_points", "more points than the opponent has")
 
 
-FORM: WireForm[State, Move] = WireForm(load_state, STATE.dump, MOVES.load, MOVES.dump, VIEW.dump)
+def rebuild(wire: Wire) -> State:
+    """A state this service dumped (a sealed token's): built, and ``first_to_66`` read, unchecked."""
+    return _with_derived(STATE.load(wire), wire)
+
+
+FORM: WireForm[State, Move] = WireForm(load_state, STATE.dump, MOVES.load, MOVES.dump, VIEW.dump, rebuild)

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from itertools import chain, permutations
 
 from service.cards import CARDS, Card
+from service.games.base import Event
 from service.games.seating import clockwise
 
 RankOrder = Mapping[str, int]
@@ -88,3 +89,12 @@ def draw_round(
     for seat, card in draws:
         new_hands[seat].append(card)
     return tuple(stock[len(draws):]), tuple(map(tuple, new_hands)), draws
+
+
+def draw_events(stock: Sequence[Card], draws: Sequence[tuple[int, Card]]) -> list[Event]:
+    """The events of ``draws`` (``draw_round``'s, taken from the top of ``stock``): a
+    ``card_drawn`` for each, seen by its drawer only, but a ``trump_card_drawn`` for the face-up
+    trump card under the stock, which everybody saw."""
+    last = len(stock) - 1
+    return [Event("trump_card_drawn" if index == last else "card_drawn", seat, (card,))
+            for index, (seat, card) in enumerate(draws)]

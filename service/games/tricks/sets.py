@@ -14,7 +14,14 @@ from typing import Any, ClassVar, NoReturn
 from service.cards import Card, without
 from service.games.base import Event, Reason, evolve, refuse, replace_at
 from service.games.seating import clockwise, left_of
-from service.games.tricks import ace_ten_order, beats_set, card_points, draw_round, point_table
+from service.games.tricks import (
+    ace_ten_order,
+    beats_set,
+    card_points,
+    draw_events,
+    draw_round,
+    point_table,
+)
 
 RANKS = ("A", "10", "K", "Q", "J", "9", "8", "7", "6")
 RANK_ORDER = ace_ten_order(RANKS)
@@ -299,12 +306,11 @@ def apply_trick_move(
         beat = move.mode != "discard" and _beats(state, move.cards)
         played = Played(move.seat, move.cards, beat, not beat and variant.face_down_discards)
         trick = Trick(state.trick.leader, (*state.trick.plays, played))
-        kind = "beat" if beat else "discard"
+        kind = "beat" if beat else "discard_face_down" if played.face_down else "discard"
     else:
         trick = Trick(move.seat, (Played(move.seat, move.cards, True, False),))
         kind = "molodka" if isinstance(move, Molodka) else "lead"
-    shown = () if trick.plays[-1].face_down else move.cards
-    events = [Event(kind, move.seat, shown)]
+    events = [Event(kind, move.seat, move.cards)]
     answering = next_to_answer(hands, trick, move.seat)
     if answering is not None:
         return evolve(state, hands=hands, trick=trick, leader=trick.leader, to_move=answering), events, None
@@ -318,10 +324,10 @@ def _take_trick(
     cards = tuple(c for p in trick.plays for c in p.cards)
     won = replace_at(state.won, taker, (*state.won[taker], *cards))
     taken = card_points(cards, POINTS)
-    events.append(Event("trick_won", taker, points=taken))
+    events.append(Event("trick_won", taker, cards, taken))
     points = replace_at(state.card_points, taker, state.card_points[taker] + taken)
     stock, hands, draws = draw_round(state.stock, hands, first=taker, hand_size=variant.hand_size)
-    events += [Event("card_drawn", seat) for seat, _ in draws]
+    events += draw_events(state.stock, draws)
     leader = next_with_cards(hands, taker)
     state = evolve(state, won=won, stock=stock, hands=hands, trick=None, last_taker=taker,
                    leader=taker if leader is None else leader, to_move=leader, card_points=points)

@@ -13,7 +13,7 @@ from typing import Any
 import marshmallow as ma
 
 from service.cards import SUITS, Card
-from service.games.base import STATUS
+from service.games.base import STATUS, EventType
 from service.games.tricks import card_points
 from service.games.tricks.sets import POINTS, Ending, Lead, Molodka, Phase, Played, Respond, State, Trick
 from service.wire.codegen import Source
@@ -68,6 +68,36 @@ TRICK_MOVES: dict[type, tuple[str, dict[str, Field]]] = {
     }),
 }
 """The moves of a trick, every game's first (``WIRE.moves_of({**TRICK_MOVES, ...})``)."""
+
+
+def trick_events(*, taken: str, drawn: str, face_down: bool) -> dict[str, EventType]:
+    """The events of a trick, the first of every game's (``EVENTS = {**trick_events(...), ...}``):
+    ``taken`` and ``drawn``, the § of the game's rules by which a trick is taken and the stock
+    drawn from; ``face_down``, whether its discards may lie face down (Bura): then they are seen
+    by their seat alone, and a trick by its taker alone, without its points."""
+    discards = {"discard": EventType("The seat answers the trick with cards that do not beat it, face up "
+                                     "(§4.2c).", cards=True, hand=-1)}
+    if face_down:
+        discards["discard_face_down"] = EventType(
+            "The seat answers the trick with cards that do not beat it, face down (§4.2c).", cards=True,
+            private=True, hand=-1)
+        trick_won = EventType(f"The seat takes the trick, whose cards it alone sees (§{taken}).", cards=True,
+                              private=True)
+    else:
+        trick_won = EventType(f"The seat takes the trick: its cards and their card points (§{taken}).",
+                              cards=True, points=True)
+    return {
+        "lead": EventType("The seat leads cards of one suit (§4.2a).", cards=True, hand=-1),
+        "molodka": EventType("The seat leads three cards of one suit out of turn (§4.2b).", cards=True,
+                             hand=-1),
+        "beat": EventType("The seat answers the trick with cards that beat it (§4.2c).", cards=True, hand=-1),
+        **discards,
+        "trick_won": trick_won,
+        "card_drawn": EventType(f"The seat draws a card from the stock, the taker first (§{drawn}).",
+                                cards=True, private=True, hand=1),
+        "trump_card_drawn": EventType(f"The seat draws the face-up trump card, the stock's last (§{drawn}).",
+                                      cards=True, hand=1),
+    }
 
 
 def state_and_view(family: Family, *, options: Options[Any], result: Record[Any],
