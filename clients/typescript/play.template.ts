@@ -136,8 +136,7 @@ class Seat {
     this.same(answer.data, "view");
     if (answer.data.move_number !== this.moveNumber) fail(`seat ${this.seat} looked at another move`, answer.data.move_number);
     const view = answer.data.view;
-    if (view.seat === null) fail(`seat ${this.seat} was shown a spectator's view`, view);
-    const hand: Card[] = view.hand;  // a seat's view (not a spectator's): its own hand
+    const hand: Card[] = view.hand;  // a seat's own hand, always there
     if (this.moveNumber === 0) {
       this.hand = [...hand];
       this.sizes = [...view.hand_sizes];

@@ -34,9 +34,11 @@ def token(description: str, **kwargs: Any) -> fields.String:
                          metadata={"description": description}, **kwargs)
 
 
-def seat_key(description: str) -> fields.String:
+def seat_key(description: str, *, required: bool = False) -> fields.String:
+    """A seat key; optional (a spectator) unless ``required``."""
+    optional: dict[str, Any] = {} if required else {"allow_none": True, "load_default": None}
     return fields.String(validate=[validate.Length(1, 64), validate.Regexp(r"^[A-Za-z0-9_-]+$")],
-                         allow_none=True, load_default=None, metadata={"description": description})
+                         required=required, metadata={"description": description}, **optional)
 
 
 HAND_TOKEN = "The hand's sealed record, as the last sealed answer gave it (README, \"Sealed mode\")."
@@ -110,8 +112,8 @@ class Parts:
     def event(self, name: str, declared: EventType) -> type[ma.Schema]:
         members: dict[str, fields.Field] = {
             "type": one_of([name], required=True),
-            "seat": seat(required=True, allow_none=declared.winner, metadata={"description": WINNER if
-                                                                              declared.winner else "Who acted."}),
+            "seat": seat(required=True, allow_none=declared.winner,
+                         metadata={"description": WINNER if declared.winner else "Who acted."}),
         }
         if declared.cards and declared.private:
             members["cards"] = self.game.fields.cards(metadata={
@@ -136,12 +138,12 @@ class Parts:
                         "and what is public.", {"seat": not_null, "hand": not_null})
 
     @cached_property
-    def any_view(self) -> type[ma.Schema]:
-        """A seat's view or a spectator's (``seat`` null: no hand), told apart by ``seat``."""
-        spectator = narrowed(self.game.view, f"{self.prefix}SpectatorView", "What a spectator may see: "
-                             "what is public, no hand.", {"seat": _null, "hand": _null})
-        return union(f"{self.prefix}View", "What a seat, or a spectator (`seat` null), may see.",
-                     (self.seat_view, spectator))
+    def spectator_view(self) -> type[ma.Schema]:
+        """A seat's view and a spectator's have operations of their own, so that each answer has
+        one type: a generated client cannot tell them apart by a field that is only ever null
+        (openapi-fetch's ``Readable`` drops such a field from the answer's type)."""
+        return narrowed(self.game.view, f"{self.prefix}SpectatorView", "What a spectator may see: what "
+                        "is public, and no hand.", {"seat": _null, "hand": _null})
 
     @cached_property
     def reason(self) -> type[ma.Schema]:
@@ -252,7 +254,7 @@ def validate_move(p: Parts) -> Envelope:
 def sealed_validate(p: Parts) -> Envelope:
     request = p.branch("SealedValidateIn", "A sealed hand, the mover's seat key and a proposed move.", {
         "token": token(HAND_TOKEN, required=True),
-        "seat_key": seat_key("The mover's seat key (403 without it, or with another seat's)."),
+        "seat_key": seat_key("The mover's seat key (403 with another seat's).", required=True),
         "move": p.move,
     })
     return Envelope(request, union(f"{p.prefix}SealedValidateOut", "legal: the new token, the mover's "
@@ -306,21 +308,34 @@ def sealed_legal_moves(p: Parts) -> Envelope:
 
 
 def view(p: Parts) -> Envelope:
-    request = p.branch("ViewIn", "A state and the seat looking (null: a spectator).", {
+    request = p.branch("ViewIn", "A state and the seat looking.", {
         "state": p.state(),
-        "seat": seat(allow_none=True, load_default=None),
+        "seat": seat(required=True, metadata={"description": "The seat looking (a spectator: "
+                                                              "`spectator-view`)."}),
     })
     return Envelope(request, p.answer("ViewOut", "What the seat may see.", {
-        "view": fields.Nested(p.any_view, required=True)}))
+        "view": fields.Nested(p.seat_view, required=True)}))
+
+
+def spectator_view(p: Parts) -> Envelope:
+    request = p.branch("SpectatorViewIn", "A state.", {"state": p.state()})
+    return Envelope(request, p.answer("SpectatorViewOut", "What a spectator may see.", {
+        "view": fields.Nested(p.spectator_view, required=True)}))
 
 
 def sealed_view(p: Parts) -> Envelope:
-    request = p.branch("SealedViewIn", "A sealed hand and the looking seat's key (none: a spectator).", {
+    request = p.branch("SealedViewIn", "A sealed hand and the looking seat's key.", {
         "token": token(HAND_TOKEN, required=True),
-        "seat_key": seat_key("The looking seat's key; without one, the spectator's view."),
+        "seat_key": seat_key("The looking seat's key (a spectator: `sealed/spectator-view`).", required=True),
     })
     return Envelope(request, p.answer("SealedViewOut", "What the seat may see.", {
-        "view": fields.Nested(p.any_view, required=True), **SEALED_IDS}))
+        "view": fields.Nested(p.seat_view, required=True), **SEALED_IDS}))
+
+
+def sealed_spectator_view(p: Parts) -> Envelope:
+    request = p.branch("SealedSpectatorViewIn", "A sealed hand.", {"token": token(HAND_TOKEN, required=True)})
+    return Envelope(request, p.answer("SealedSpectatorViewOut", "What a spectator may see.", {
+        "view": fields.Nested(p.spectator_view, required=True), **SEALED_IDS}))
 
 
 def sealed_events(p: Parts) -> Envelope:
@@ -389,12 +404,14 @@ def sealed_score(p: Parts) -> Envelope:
 
 
 OPEN: dict[str, Callable[[Parts], Envelope]] = {
-    "deal": deal, "validate": validate_move, "legal_moves": legal_moves, "view": view, "score": score,
+    "deal": deal, "validate": validate_move, "legal_moves": legal_moves, "view": view,
+    "spectator_view": spectator_view, "score": score,
 }
 """Each open operation's envelope builder, by the operation's name."""
 SEALED: dict[str, Callable[[Parts], Envelope]] = {
     "deal": sealed_deal, "validate": sealed_validate, "legal_moves": sealed_legal_moves,
-    "view": sealed_view, "events": sealed_events, "score": sealed_score,
+    "view": sealed_view, "spectator_view": sealed_spectator_view, "events": sealed_events,
+    "score": sealed_score,
 }
 """Each sealed operation's envelope builder."""
 

@@ -21,8 +21,7 @@ def told(types: Mapping[str, EventType], events: Iterable[Event], seat: int | No
 def tell(declared: EventType, event: Event, seat: int | None) -> Wire:
     wire: Wire = {"type": event.type, "seat": event.seat}
     if declared.cards:
-        shown = not declared.private or seat == EVERY_SEAT or seat in (event.seat, event.to)
-        if shown:
+        if not declared.private or seat == EVERY_SEAT or _among(seat, event.seat, event.to):
             wire["cards"] = [card.code for card in event.cards]
         if declared.private:
             wire["count"] = len(event.cards)
@@ -43,6 +42,11 @@ def redacted(types: Mapping[str, EventType], events: Iterable[Wire], seat: int |
 
 
 def _redacted(event: Wire, seat: int | None) -> Wire:
-    if seat is not None and seat in (event["seat"], event.get("to")):
+    if _among(seat, event["seat"], event.get("to")):
         return event
     return {name: value for name, value in event.items() if name != "cards"}
+
+
+def _among(seat: int | None, *owners: int | None) -> bool:
+    """Whether ``seat`` (None: a spectator, who owns nothing) is one of ``owners``."""
+    return seat is not None and seat in owners

@@ -54,6 +54,10 @@ class Operations(ABC):
         hand = self.hand(body)
         return hand.answer({"view": self.game.view(hand.state, hand.seat)})
 
+    def spectator_view(self, body: Wire) -> Wire:
+        hand = self.hand(body)
+        return hand.answer({"view": self.game.view(hand.state, None)})
+
     def score(self, body: Wire) -> Wire:
         hand = self.hand(body)
         with hand.finishing():

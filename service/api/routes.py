@@ -137,6 +137,7 @@ def _examples(game: Game[Any, Any]) -> dict[str, Wire]:
         "/validate": {"state": state, "move": move},
         "/legal-moves": {"state": state},
         "/view": {"state": state, "seat": 0},
+        "/spectator-view": {"state": state},
         "/score": {"state": game.dump_state(finished)},
         "/sealed/deal": {"seed": "example", "players": game.info.default_players},
     }
@@ -162,7 +163,8 @@ OPEN = (
               "Is the move legal? If so, the next state and the events it caused."),
     Operation("legal_moves", "/legal-moves", "LegalMoves",
               "Every legal move of the seat to move (or of `seat`, out-of-turn moves included)."),
-    Operation("view", "/view", "View", "What one seat may see; `seat: null` is a spectator."),
+    Operation("view", "/view", "View", "What one seat may see."),
+    Operation("spectator_view", "/spectator-view", "SpectatorView", "What a spectator may see."),
     Operation("score", "/score", "Score", """\
         Score a finished hand and carry the match forward (422 if the hand is not over). The hand
         is its final state, or a record: a start state and every move, each checked and applied."""),
@@ -176,8 +178,9 @@ SEALED = (
         mover and as everyone may see them.""", seat_errors=True),
     Operation("legal_moves", "/sealed/legal-moves", "SealedLegalMoves",
               "Every legal move of the seat whose key is sent (none without a key).", seat_errors=True),
-    Operation("view", "/sealed/view", "SealedView",
-              "What the seat whose key is sent may see; without a key, a spectator.", seat_errors=True),
+    Operation("view", "/sealed/view", "SealedView", "What the seat whose key is sent may see.",
+              seat_errors=True),
+    Operation("spectator_view", "/sealed/spectator-view", "SealedSpectatorView", "What a spectator may see."),
     Operation("events", "/sealed/events", "SealedEvents", """\
         The events of every move after `since`, as the seat whose key is sent may see them (its
         own draws with their cards, another seat's as counts); without a key, a spectator's.""",

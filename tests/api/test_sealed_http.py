@@ -10,13 +10,14 @@ from typing import Any
 import pytest
 
 from service import create_app
+from service.api.sealed import Sealer
 from service.config import Settings
 from service.games import GAMES
 from service.sealing import HAND, Keyring, StateKey
 from tests.api.test_sealed_games import KEY
 
 OTHER = StateKey("other", bytes(32))
-PATH = "/v1/games/sixty-six"
+PATH = "/v1/games/sixty-six/sealed"
 
 
 @pytest.fixture(scope="module")
@@ -25,14 +26,14 @@ def client() -> Any:
 
 
 def deal(client: Any, game: str = "sixty-six", **body: Any) -> dict[str, Any]:
-    answer = client.post(f"/v1/games/{game}/deal", json={"sealed": True, **body})
+    answer = client.post(f"/v1/games/{game}/sealed/deal", json=body)
     assert answer.status_code == 200, answer.json
     return dict(answer.json)
 
 
 def first_move(client: Any, dealt: dict[str, Any], game: str = "sixty-six") -> dict[str, Any]:
     seat = dealt["to_move"]
-    listed = client.post(f"/v1/games/{game}/legal-moves",
+    listed = client.post(f"/v1/games/{game}/sealed/legal-moves",
                          json={"token": dealt["token"], "seat_key": dealt["seat_keys"][seat]}).json
     return dict(listed["moves"][0])
 
@@ -50,7 +51,7 @@ def flipped(token: str, rng: random.Random) -> str:
     return binascii.b2a_base64(bytes(raw), newline=False).decode()
 
 
-@pytest.mark.parametrize("path", ["view", "legal-moves", "score"])
+@pytest.mark.parametrize("path", ["spectator-view", "legal-moves", "events", "score"])
 def test_random_bit_flips_and_truncations_are_422_at_token(client: Any, path: str) -> None:
     token, rng = deal(client)["token"], random.Random(path)
     for bad in [*(flipped(token, rng) for _ in range(40)), *(token[:n] for n in range(4, len(token), 37))]:
@@ -70,15 +71,15 @@ def test_a_flipped_token_is_refused_on_validate_too(client: Any) -> None:
 
 def test_tokens_of_another_game_or_deployment_or_kind_are_named(client: Any) -> None:
     bura = deal(client, "bura")
-    assert "is a bura token" in problem(client.post(f"{PATH}/view", json={"token": bura["token"]}), 422, "/token")
+    assert "is a bura token" in problem(client.post(f"{PATH}/spectator-view", json={"token": bura["token"]}), 422, "/token")
     foreign = Keyring((OTHER,)).seal(HAND, "sixty-six", Keyring((KEY,)).open(
         HAND, "sixty-six", deal(client)["token"], at="/token"))
-    assert "does not hold" in problem(client.post(f"{PATH}/view", json={"token": foreign}), 422, "/token")
+    assert "does not hold" in problem(client.post(f"{PATH}/spectator-view", json={"token": foreign}), 422, "/token")
     finished = play_out(client, deal(client))
     match_token = client.post(f"{PATH}/score", json={"token": finished}).json["match_token"]
-    message = problem(client.post(f"{PATH}/view", json={"token": match_token}), 422, "/token")
+    message = problem(client.post(f"{PATH}/spectator-view", json={"token": match_token}), 422, "/token")
     assert "match token" in message
-    hand_as_match = client.post(f"{PATH}/deal", json={"sealed": True, "match_token": finished})
+    hand_as_match = client.post(f"{PATH}/deal", json={"match_token": finished})
     assert "hand token" in problem(hand_as_match, 422, "/match_token")
 
 
@@ -97,7 +98,7 @@ def test_a_token_from_a_rotated_out_key_is_refused_and_a_listed_old_key_still_op
     for token in (dealt["token"], moved["token"]):  # the new token is sealed with KEY, its seat keys are OTHER's
         answer = gone.post(f"{PATH}/view", json={"token": token, "seat_key": dealt["seat_keys"][seat]})
         assert answer.status_code in (403, 422), answer.json
-    problem(gone.post(f"{PATH}/view", json={"token": dealt["token"]}), 422, "/token")
+    problem(gone.post(f"{PATH}/spectator-view", json={"token": dealt["token"]}), 422, "/token")
 
 
 def test_seat_keys(client: Any) -> None:
@@ -105,7 +106,7 @@ def test_seat_keys(client: Any) -> None:
     move = first_move(client, dealt)
     seat, other = move["seat"], 1 - move["seat"]
     token, keys = dealt["token"], dealt["seat_keys"]
-    cases = [{"seat_key": keys[other]}, {}, {"seat_key": None}, {"seat_key": deal(client)["seat_keys"][seat]},
+    cases = [{"seat_key": keys[other]}, {"seat_key": deal(client)["seat_keys"][seat]},
              {"seat_key": keys[seat][:-2] + "AA"}]
     for case in cases:
         answer = client.post(f"{PATH}/validate", json={"token": token, "move": move, **case})
@@ -114,27 +115,39 @@ def test_seat_keys(client: Any) -> None:
     for path in ("view", "legal-moves"):
         problem(client.post(f"{PATH}/{path}", json={"token": token, "seat_key": keys[seat][::-1]}), 403,
                 "/seat_key")
+    for missing in ({}, {"seat_key": None}):  # a move, or a seat's view, needs the key
+        problem(client.post(f"{PATH}/validate", json={"token": token, "move": move, **missing}), 422, "/seat_key")
+        problem(client.post(f"{PATH}/view", json={"token": token, **missing}), 422, "/seat_key")
     spectator = client.post(f"{PATH}/legal-moves", json={"token": token}).json
     assert spectator["moves"] == [] and spectator["to_move"] == seat
 
 
 def test_schema_refusals_name_the_field(client: Any) -> None:
     token = deal(client)["token"]
-    problem(client.post(f"{PATH}/view", json={"token": "not base64!"}), 422, "/token")
+    problem(client.post(f"{PATH}/spectator-view", json={"token": "not base64!"}), 422, "/token")
     problem(client.post(f"{PATH}/view", json={"token": token, "seat_key": "has spaces"}), 422, "/seat_key")
-    problem(client.post(f"{PATH}/view", json={"token": token, "seat": 0}), 422, "/seat")
-    problem(client.post(f"{PATH}/view", json={"token": 7}), 422, "/token")
-    both = client.post(f"{PATH}/view", json={"token": token, "state": {}})
-    assert both.status_code == 422
+    problem(client.post(f"{PATH}/spectator-view", json={"token": token, "seat": 0}), 422, "/seat")
+    problem(client.post(f"{PATH}/view", json={"token": token}), 422, "/seat_key")
+    problem(client.post(f"{PATH}/spectator-view", json={"token": 7}), 422, "/token")
+    problem(client.post(f"{PATH}/spectator-view", json={"token": token, "state": {}}), 422, "/state")
+    problem(client.post(f"{PATH}/events", json={"token": token, "since": -1}), 422, "/since")
+    problem(client.post(f"{PATH}/events", json={"token": token, "since": 1}), 422, "/since")
 
 
-def test_a_sealed_deal_refuses_a_deck_a_clear_match_and_a_long_seed(client: Any) -> None:
+def test_each_mode_takes_only_its_own_fields(client: Any) -> None:
+    """A sealed deal takes no deck and no clear match; an open one no match token; the open
+    paths no token."""
     deck = GAMES["sixty-six"].info.deck_cards
-    problem(client.post(f"{PATH}/deal", json={"sealed": True, "deck": list(deck)}), 422, "/deck")
+    problem(client.post(f"{PATH}/deal", json={"deck": list(deck)}), 422, "/deck")
     match = {"scores": [0, 0], "next_dealer": 1}
-    problem(client.post(f"{PATH}/deal", json={"sealed": True, "match": match}), 422, "/match")
-    problem(client.post(f"{PATH}/deal", json={"sealed": True, "seed": "x" * 129}), 422, "/seed")
-    problem(client.post(f"{PATH}/deal", json={"match_token": deal(client)["token"]}), 422, "/match_token")
+    problem(client.post(f"{PATH}/deal", json={"match": match}), 422, "/match")
+    problem(client.post(f"{PATH}/deal", json={"seed": "x" * 129}), 422, "/seed")
+    problem(client.post(f"{PATH}/deal", json={"sealed": True}), 422, "/sealed")
+    open_path = PATH.removesuffix("/sealed")
+    token = deal(client)["token"]
+    problem(client.post(f"{open_path}/deal", json={"match_token": token}), 422, "/match_token")
+    refused = client.post(f"{open_path}/view", json={"token": token})
+    assert refused.status_code == 422 and "/token" in [e["pointer"] for e in refused.json["errors"]]
 
 
 def test_the_deal_answers_no_seed_and_the_client_seed_does_not_steer_it(client: Any) -> None:
@@ -149,9 +162,9 @@ def test_the_deal_answers_no_seed_and_the_client_seed_does_not_steer_it(client: 
 def play_out(client: Any, dealt: dict[str, Any], game: str = "sixty-six") -> str:
     token, keys, to_move = dealt["token"], dealt["seat_keys"], dealt["to_move"]
     while to_move is not None:
-        move = client.post(f"/v1/games/{game}/legal-moves",
+        move = client.post(f"/v1/games/{game}/sealed/legal-moves",
                            json={"token": token, "seat_key": keys[to_move]}).json["moves"][0]
-        answer = client.post(f"/v1/games/{game}/validate", json={"token": token, "seat_key": keys[move["seat"]],
+        answer = client.post(f"/v1/games/{game}/sealed/validate", json={"token": token, "seat_key": keys[move["seat"]],
                                                                  "move": move}).json
         token, to_move = answer["token"], answer["to_move"]
     return str(token)
@@ -172,7 +185,7 @@ def test_the_match_travels_sealed_from_hand_to_hand(client: Any) -> None:
     assert following["hand_id"] != dealt["hand_id"]
     finished = play_out(client, following)
     second = client.post(f"{PATH}/score", json={"token": finished}).json
-    final = Keyring((KEY,)).open(HAND, "sixty-six", finished, at="/token").state
+    final = Sealer(GAMES["sixty-six"], Keyring((KEY,))).open(finished, "/token").state
     assert second["match"] == GAMES["sixty-six"].score(final, scored["match"])["match"]
 
 
@@ -183,7 +196,7 @@ def test_a_stale_token_still_opens_and_says_its_move_number(client: Any) -> None
     moved = client.post(f"{PATH}/validate", json={"token": dealt["token"], "move": move,
                                                   "seat_key": dealt["seat_keys"][move["seat"]]}).json
     assert (moved["hand_id"], moved["move_number"]) == (dealt["hand_id"], 1)
-    stale = client.post(f"{PATH}/view", json={"token": dealt["token"]}).json
+    stale = client.post(f"{PATH}/spectator-view", json={"token": dealt["token"]}).json
     assert (stale["hand_id"], stale["move_number"]) == (dealt["hand_id"], 0)
 
 
@@ -191,7 +204,7 @@ def test_an_illegal_sealed_move_keeps_the_token(client: Any) -> None:
     dealt = deal(client)
     move = first_move(client, dealt)
     seat = move["seat"]
-    hand = Keyring((KEY,)).open(HAND, "sixty-six", dealt["token"], at="/token").state
+    hand = Sealer(GAMES["sixty-six"], Keyring((KEY,))).open(dealt["token"], "/token").state
     other_card = next(c.code for c in hand.hands[1 - seat])
     answer = client.post(f"{PATH}/validate", json={"token": dealt["token"], "seat_key": dealt["seat_keys"][seat],
                                                    "move": {**move, "cards": [other_card]}}).json
@@ -208,26 +221,30 @@ def test_another_seats_draw_is_told_as_a_count_and_the_movers_own_as_its_card(cl
         answer = client.post(f"{PATH}/validate", json={"token": token, "seat_key": keys[move["seat"]],
                                                        "move": move}).json
         draws = [(move["seat"], e) for e in answer["events"] if e["type"] == "card_drawn"]
+        public = [e for e in answer["public_events"] if e["type"] == "card_drawn"]
         token, to_move = answer["token"], answer["to_move"]
-    assert len(draws) == 2
+    assert len(draws) == 2 and len(public) == 2
     for mover, event in draws:
-        if event["seat"] == mover:
-            assert len(event["cards"]) == 1 and "count" not in event
-        else:
-            assert event["count"] == 1 and "cards" not in event
+        assert event["count"] == 1
+        assert ("cards" in event) == (event["seat"] == mover)
+    assert all("cards" not in event for event in public)
+    for seat in (0, 1):  # each seat, asking afterwards, hears its own draw's card and the other's count
+        told = client.post(f"{PATH}/events", json={"token": token, "seat_key": keys[seat]}).json["moves"]
+        drawn = [e for m in told for e in m["events"] if e["type"] == "card_drawn"]
+        assert [("cards" in e) for e in drawn] == [e["seat"] == seat for e in drawn]
 
 
 def test_a_sealed_match_keeps_its_table_and_options(client: Any) -> None:
     """The standing is sealed with the table it is played at: a match to 5000 stays one."""
-    path = "/v1/games/canasta"
+    path = "/v1/games/canasta/sealed"
     dealt = deal(client, "canasta", players=4)
     scored = client.post(f"{path}/score", json={"token": play_out(client, dealt, "canasta")}).json
     token = scored["match_token"]
     again = deal(client, "canasta", match_token=token)
     assert (again["hand_number"], len(again["seat_keys"])) == (2, 4)
-    problem(client.post(f"{path}/deal", json={"sealed": True, "match_token": token, "players": 2}), 422,
+    problem(client.post(f"{path}/deal", json={"match_token": token, "players": 2}), 422,
             "/players")
-    problem(client.post(f"{path}/deal", json={"sealed": True, "match_token": token,
+    problem(client.post(f"{path}/deal", json={"match_token": token,
                                               "options": {"target_score": 1}}), 422, "/options/target_score")
     agreed = deal(client, "canasta", match_token=token, players=4, options={"variant": "classic"})
     assert agreed["hand_number"] == 2

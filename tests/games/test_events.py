@@ -51,7 +51,11 @@ class Follower:
         self.sizes = list(view["hand_sizes"])
 
     def told(self, events: list[Event]) -> None:
-        for wire in told(self.types, events, self.seat):
+        self.heard(told(self.types, events, self.seat))
+
+    def heard(self, events: list[Wire]) -> None:
+        """Follows events as they came on the wire, each checked against its type."""
+        for wire in events:
             declared = self.types[wire["type"]]
             check_fields(declared, wire, self.seat)
             self.follow(declared, wire)
@@ -85,7 +89,7 @@ def check_fields(declared: EventType, wire: Wire, viewer: int | None) -> None:
     """The wire event has exactly its type's fields, each filled, and a private type's cards only
     for the seats they belong to."""
     seat, to = wire["seat"], wire.get("to")
-    shown = declared.cards and (not declared.private or viewer in (seat, to))
+    shown = declared.cards and (not declared.private or (viewer is not None and viewer in (seat, to)))
     expected = {"type", "seat"} | {
         name for name, present in (("cards", shown), ("count", declared.private), ("points", declared.points),
                                    ("suit", declared.suit), ("kind", bool(declared.kinds)), ("to", declared.to))
