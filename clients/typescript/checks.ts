@@ -8,7 +8,7 @@ type Schemas = components["schemas"];
 export const play: Schemas["SixtySixPlayIn"] = { seat: 0, type: "play", cards: ["AS"] };  // no `marriage`
 export const deal: Schemas["SixtySixDealIn"] = { seed: "s" };  // no players, dealer, options, match
 export const sealedDeal: Schemas["BuraSealedDealIn"] = {};  // no seed, players, dealer, options, match_token
-export const spectator = (state: Schemas["SixtySixState"]): Schemas["SixtySixViewIn"] => ({ state });  // no seat
+export const spectator = (state: Schemas["SixtySixState"]): Schemas["SixtySixSpectatorViewIn"] => ({ state });
 export const move: Schemas["BuraMoveIn"] = { seat: 1, type: "molodka", cards: ["AH", "KH", "QH"] };
 export const again = (listed: Schemas["KozelMove"], state: Schemas["KozelState"]): Schemas["KozelValidateIn"] =>
   ({ state, move: listed });  // a listed move and a state answered, sent back
@@ -16,7 +16,8 @@ export const verdict = (answer: Schemas["KozelValidateOut"]): string =>
   answer.legal ? `${answer.events.length} events` : answer.reason.code;
 export const sealedVerdict = (answer: Schemas["CanastaSealedValidateOut"]): string =>
   answer.legal ? answer.token : answer.reason.code;
-export const sealedView: Schemas["SixtySixSealedViewIn"] = { token: "AAAA" };  // a spectator: no seat_key
+export const sealedSpectator: Schemas["SixtySixSealedSpectatorViewIn"] = { token: "AAAA" };  // no seat_key
+export const seatHand = (answer: Schemas["SixtySixSealedViewOut"]): string[] => answer.view.hand;  // never null
 export const everything: Schemas["BeziqueSealedEventsIn"] = { token: "AAAA" };  // no seat_key, since
 export const rescore = (scored: Schemas["SixtySixSealedScoreOut"]): Schemas["SixtySixScoreIn"] =>
   ({ record: scored.record });  // a sealed score's record, checked in the open

@@ -123,8 +123,8 @@ def test_view_hides_the_other_hand(client):
     state = deal(client, seed="s")["state"]
     view = client.post(f"{P}/view", json={"state": state, "seat": 0}).json["view"]
     assert view["hand"] == state["hands"][0] and "hands" not in view and "stock" not in view
-    spectator = client.post(f"{P}/view", json={"state": state}).json["view"]
-    assert spectator["hand"] is None
+    spectator = client.post(f"{P}/spectator-view", json={"state": state}).json["view"]
+    assert spectator["hand"] is None and spectator["seat"] is None
     problem(client.post(f"{P}/view", json={"state": state, "seat": 2}), 422)
 
 
@@ -209,7 +209,8 @@ def _play_over_http(post, game_id, players, seed, rng):
     played = []
     while state["status"] == "in_progress":
         moves = post(f"{path}/legal-moves", {"state": state})["moves"]
-        for seat in [None, *range(state["seats"])]:
+        post(f"{path}/spectator-view", {"state": state})
+        for seat in range(state["seats"]):
             post(f"{path}/view", {"state": state, "seat": seat})
         played.append(rng.choice(moves))
         answer = post(f"{path}/validate", {"state": state, "move": played[-1]})
@@ -311,7 +312,7 @@ def test_every_documented_example_is_answered_200(client):
     spec = client.get("/openapi.json").json
     posts = [(path, op) for path, ops in spec["paths"].items() for method, op in ops.items()
              if method == "post" and "example" in op["requestBody"]["content"]["application/json"]]
-    assert len(posts) == 6 * len(GAMES)  # the five open operations and the sealed deal; no token is an example
+    assert len(posts) == 7 * len(GAMES)  # the six open operations and the sealed deal; no token is an example
     for path, op in posts:
         example = op["requestBody"]["content"]["application/json"]["example"]
         answer = client.post(path, json=example)

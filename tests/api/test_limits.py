@@ -17,8 +17,9 @@ def client(**limits):
     return create_app(Settings(state_keys=(KEY,), **limits)).test_client()
 
 
-def deal(c, game="sixty-six", **body):
-    answer = c.post(f"/v1/games/{game}/deal", json={"seed": "limits", **body})
+def deal(c, game="sixty-six", *, sealed=False, **body):
+    path = f"/v1/games/{game}/sealed/deal" if sealed else f"/v1/games/{game}/deal"
+    answer = c.post(path, json={"seed": "limits", **body})
     assert answer.status_code == 200
     return answer.get_json()
 
@@ -45,15 +46,15 @@ def test_a_sealed_listing_is_bounded_alike():
     c = client(max_listing=3)
     dealt = deal(c, sealed=True)
     body = {"token": dealt["token"], "seat_key": dealt["seat_keys"][dealt["to_move"]]}
-    refused_by(c.post("/v1/games/sixty-six/legal-moves", json=body), "MAX_LISTING", 3)
-    spectator = c.post("/v1/games/sixty-six/legal-moves", json={"token": dealt["token"]})
+    refused_by(c.post("/v1/games/sixty-six/sealed/legal-moves", json=body), "MAX_LISTING", 3)
+    spectator = c.post("/v1/games/sixty-six/sealed/legal-moves", json={"token": dealt["token"]})
     assert spectator.status_code == 200 and spectator.get_json()["moves"] == []
 
 
 @pytest.mark.parametrize("path", ["deal", "view"])
 def test_an_answer_past_max_answer_bytes_is_refused_naming_the_limit(path):
     c = client(max_answer_bytes=500)
-    body = {"seed": "limits"} if path == "deal" else {"state": deal(client())["state"], "seat": None}
+    body = {"seed": "limits"} if path == "deal" else {"state": deal(client())["state"], "seat": 0}
     refused_by(c.post(f"/v1/games/sixty-six/{path}", json=body), "MAX_ANSWER_BYTES", 500)
 
 
