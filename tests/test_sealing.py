@@ -17,6 +17,7 @@ import orjson
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from lz4 import block as lz4_block
 
 from service.api.events import EVERY_SEAT, told
 from service.api.sealed import SealedHand, SealedMatch, Sealer
@@ -145,15 +146,20 @@ class Loud:
         return Loud.built.append, ("built",)
 
 
-@pytest.mark.parametrize("deflated", [
-    pickle.dumps(Loud()), zlib.compress(pickle.dumps(Loud())),
-    zlib.compress(orjson.dumps({"__class__": "service.cards.Card", "__reduce__": ["builtins.print", ["x"]]})),
-    zlib.compress(orjson.dumps(["not", "an", "object"])), zlib.compress(b"{"), b"", zlib.compress(b""),
-    zlib.compress(b"x" * (2 << 20)),
+def lz4(plain: bytes) -> bytes:
+    return lz4_block.compress(plain, store_size=True)
+
+
+@pytest.mark.parametrize("compressed", [
+    pickle.dumps(Loud()), lz4(pickle.dumps(Loud())),
+    lz4(orjson.dumps({"__class__": "service.cards.Card", "__reduce__": ["builtins.print", ["x"]]})),
+    lz4(orjson.dumps(["not", "an", "object"])), lz4(b"{"), b"", lz4(b""), lz4(b"x" * (2 << 20)),
+    zlib.compress(b"{}"), bytes(3),
 ])
-def test_a_token_whose_plaintext_names_a_class_or_a_function_builds_nothing(deflated: bytes) -> None:
-    """Even forged with the key: the plaintext is read as JSON data, never run."""
-    token = Keyring((OLD,)).seal_deflated(HAND, "sixty-six", deflated)
+def test_a_token_whose_plaintext_names_a_class_or_a_function_builds_nothing(compressed: bytes) -> None:
+    """Even forged with the key: the plaintext is read as JSON data, never run; nor is more than
+    ``MAX_PLAIN`` bytes of it made."""
+    token = Keyring((OLD,)).seal_compressed(HAND, "sixty-six", compressed)
     with pytest.raises(BadToken):
         opened(token)
     assert Loud.built == []
