@@ -28,7 +28,7 @@ LAYERS = (  # first match from the innermost frame outwards
     ("service/cards.py", "rules and wire form (state check, rule, dump)"),
     ("service/api/parsing.py", "body read, orjson, schema check"),
     ("service/api/observability.py", "request id, access log line"),
-    ("service/sealing.py", "sealing (pickle, AES-GCM, base64, seat keys)"),
+    ("service/sealing.py", "sealing (LZ4, AES-GCM, base64, seat keys)"),
     ("service/api/", "route and answer (orjson)"),
     ("bench/ceiling.py", "ceiling view and its JSON (stdlib)"),
     ("json/", "ceiling view and its JSON (stdlib)"),
@@ -76,7 +76,8 @@ def main() -> None:
     endpoint = os.environ.get("PROFILE_ENDPOINT", "validate-legal")
     seconds = float(os.environ.get("PROFILE_SECONDS", "8"))
     payloads = [dumps(b) for b in bodies(game)[endpoint]]
-    path = next(p for p in ("validate", "legal-moves", "view", "deal", "score") if endpoint.startswith(p))
+    path = next(p for p in ("validate", "legal-moves", "view", "deal", "score", "events") if endpoint.startswith(p))
+    path = f"sealed/{path}" if endpoint.endswith("-sealed") else path
     sides = {
         "service": profile("service:create_app()", f"/v1/games/{game}/{path}", payloads, seconds),
         "ceiling": profile("bench.ceiling:create_app()", "/echo", payloads, seconds),

@@ -125,7 +125,6 @@ class Seat {
     const verdict = answer.data;
     this.same(verdict, "validate");
     if (!verdict.legal) fail(`seat ${this.seat}: a listed move was refused`, verdict.reason);
-    if (verdict.view.seat !== this.seat) fail(`seat ${this.seat} was answered another seat's view`, verdict.view.seat);
     return verdict;
   }
 

@@ -65,12 +65,14 @@ and §4.13); it is empty in the positions of ordinary play. Answers past a limit
 `limit-exceeded` problem.
 
 Changes in 2.0 (breaking; README, "What changed in 2.0"):
-- Sealed mode has paths of its own, `/v1/games/{game}/sealed/deal|validate|legal-moves|view|events|score`,
+- Sealed mode has paths of its own, `/v1/games/{game}/sealed/deal|validate|legal-moves|view|events|...`,
   each with one request and one answer schema; the open paths no longer take `sealed`, `token`,
   `seat_key` or `match_token`, and answer one shape each (validate: a union on `legal`).
 - Answer schemas are apart from request schemas: every field the server always sends is required in
   them. Where they differ, the answer form has the plain name (`SixtySixState`) and the request form
   is `...In` (`SixtySixStateIn`); every answer may be sent back as it came.
+- A seat's view (`view`, `sealed/view`) and a spectator's (`spectator-view`, `sealed/spectator-view`)
+  have operations of their own, so that a seat's `hand` is never null.
 - Events are a union on `type` (`SixtySixEvent`), each type with its own fields, and every card that
   enters or leaves a hand is an event. `sealed/events` gives a seat (or a spectator) the events of
   every move since the one it names; a sealed validate also answers `public_events`.

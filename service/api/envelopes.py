@@ -257,12 +257,12 @@ def sealed_validate(p: Parts) -> Envelope:
         "seat_key": seat_key("The mover's seat key (403 with another seat's).", required=True),
         "move": p.move,
     })
-    return Envelope(request, union(f"{p.prefix}SealedValidateOut", "legal: the new token, the mover's "
-                                   "view and the events; illegal: the reason.", (
-        p.answer("SealedValidateLegal", "The move is legal: the new token, the mover's view, and the "
-                 "events as the mover and as everyone may see them.", {
+    return Envelope(request, union(f"{p.prefix}SealedValidateOut", "legal: the new token and the "
+                                   "events; illegal: the reason.", (
+        p.answer("SealedValidateLegal", "The move is legal: the new token, and the events as the mover "
+                 "and as everyone may see them (they are enough to follow one's hand; `sealed/view` "
+                 "shows it all).", {
             **LEGAL, "token": token(HAND_TOKEN, required=True),
-            "view": fields.Nested(p.seat_view, required=True),
             "events": p.events,
             "public_events": fields.List(p.events.inner, required=True, metadata={
                 "description": "The events as a spectator sees them: what a relay may send to every "

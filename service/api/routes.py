@@ -30,7 +30,7 @@ except PackageNotFoundError:  # running from a source tree that was never instal
 # Every answer a POST can give besides 200, documented so the spec tells the truth.
 POST_ERRORS = {
     400: "The body is not JSON.",
-    403: "Sealed mode: the seat key is missing (a move), another seat's, or not one of this hand's.",
+    403: "The seat key is another seat's (a move), or not one of this hand's.",
     413: "The body is larger than the configured limit.",
     415: "The body is not application/json.",
     422: "The body breaks the schema, the state or match is inconsistent with the rules, or a "
@@ -174,8 +174,8 @@ SEALED = (
         Deal a sealed hand: a token the client cannot read or forge, one key per seat, and the
         commitment to the server's seed (README, "Sealed mode")."""),
     Operation("validate", "/sealed/validate", "SealedValidate", """\
-        Is the mover's move legal? If so, the new token, the mover's view, and the events as the
-        mover and as everyone may see them.""", seat_errors=True),
+        Is the mover's move legal? If so, the new token, and the events as the mover and as
+        everyone may see them.""", seat_errors=True),
     Operation("legal_moves", "/sealed/legal-moves", "SealedLegalMoves",
               "Every legal move of the seat whose key is sent (none without a key).", seat_errors=True),
     Operation("view", "/sealed/view", "SealedView", "What the seat whose key is sent may see.",

@@ -54,16 +54,16 @@ class SealedHand:
     move_number: int
     """Moves applied since the deal."""
     history: bytes
-    """The record as JSON lines: the state dealt, then each move with the events it caused (told
-    to every seat), in their wire forms. Carried as it was read, a move adding its line: only
-    ``events`` (the lines it answers) and ``score`` parse it."""
+    """Each move with the events it caused (told to every seat), in their wire forms, a JSON line
+    each, every line after a newline. Carried as it was read, a move adding its line: only
+    ``events`` (the lines it answers) and ``score`` parse it. The state dealt is not carried:
+    the seeds deal it again (``start``)."""
 
     @staticmethod
     def dealt(game: Game[Any, Any], ids: tuple[str, str, int, str], seeds: tuple[str, str | None],
               match: Wire | None, state: Any) -> SealedHand:
         """A hand just dealt: ``ids`` are its hand id, match id, hand number and key id."""
-        start = orjson.dumps(game.dump_state(state))
-        return SealedHand(*ids, *seeds, match, game.seats(state), state, 0, start)
+        return SealedHand(*ids, *seeds, match, game.seats(state), state, 0, b"")
 
     def after(self, move: Wire, events: list[Wire], state: Any) -> SealedHand:
         """The hand once ``move`` has caused ``events`` and led to ``state``."""
@@ -73,25 +73,25 @@ class SealedHand:
                           self.history + b"\n" + line)
 
     def plaintext(self, game: Game[Any, Any]) -> bytes:
-        """The head (ids, seeds, the state) as one JSON line, then the record's lines."""
+        """The head (ids, seeds, the state) as one JSON line, then the moves' lines."""
         return orjson.dumps({
             "hand_id": self.hand_id, "match_id": self.match_id, "hand_number": self.hand_number,
             "key_id": self.key_id, "server_seed": self.server_seed, "client_seed": self.client_seed,
             "match": self.match, "move_number": self.move_number, "state": game.dump_state(self.state),
-        }) + b"\n" + self.history
+        }) + self.history
 
     @staticmethod
     def read(game: Game[Any, Any], plain: bytes, at: str) -> SealedHand:
         """The hand a token's plaintext holds. Every field a release adds to it, or to a game's
         state, has a default, so a token sealed before opens; one this release cannot read (a
         field renamed or removed since) is refused by name."""
-        head_line, _, history = plain.partition(b"\n")
+        head_line, newline, history = plain.partition(b"\n")
         head = data(head_line, at)
         try:
             state = game.rebuild(head["state"])
             return SealedHand(head["hand_id"], head["match_id"], head["hand_number"], head["key_id"],
                               head["server_seed"], head["client_seed"], head["match"], game.seats(state),
-                              state, head["move_number"], history)
+                              state, head["move_number"], newline + history)
         except KeyError as missing:
             raise BadToken(at, f"was sealed by a release whose hands this one cannot read (no "
                                f"{missing.args[0]!r}): deal the hand again") from None
@@ -99,14 +99,21 @@ class SealedHand:
             raise BadToken(at, "was sealed by a release whose hands this one cannot read: deal "
                                "the hand again") from None
 
-    def record(self) -> tuple[Wire, list[Wire]]:
-        """The state dealt and every move since, in their wire forms."""
-        start, *moves = self.history.split(b"\n")
-        return orjson.loads(start), [orjson.loads(line)["move"] for line in moves]
+    def start(self, game: Game[Any, Any]) -> Any:
+        """The state dealt: the deal of the joined seeds at this table (its seats, its dealer,
+        its options and the standing it was dealt in), made again, as anyone can make it."""
+        table = game.dump_state(self.state)  # its dealer and options are those it was dealt with
+        setup = DealSetup(self.seats, table["dealer"], table["options"], self.match)
+        return game.deal(setup, SeedStream(shuffle_seed(self.server_seed, self.client_seed)))
+
+    def record(self, game: Game[Any, Any]) -> Wire:
+        """The state dealt and every move since, in their wire forms: what ``score`` checks."""
+        moves = [orjson.loads(line)["move"] for line in self.history.split(b"\n")[1:]]
+        return {"start": game.dump_state(self.start(game)), "moves": moves}
 
     def events(self, since: int) -> list[tuple[int, list[Wire]]]:
         """The number of each move after move ``since``, and its events told to every seat."""
-        moves = self.history.split(b"\n")[since + 1:]  # the start's line, then one line a move
+        moves = self.history.split(b"\n")[since + 1:]  # nothing before the first newline
         return [(number, orjson.loads(line)["events"]) for number, line in enumerate(moves, since + 1)]
 
 
@@ -190,7 +197,7 @@ class TokenHand:
         game, types = self.game, self.game.info.event_types
         every = told(types, events, EVERY_SEAT)
         self.sealed = self.sealed.after(game.dump_move(move), every, state)
-        return {"legal": True, "token": self.sealer.seal(self.sealed), "view": game.view(state, self.seat),
+        return {"legal": True, "token": self.sealer.seal(self.sealed),
                 "events": redacted(types, every, self.seat), "public_events": redacted(types, every, None),
                 "to_move": game.to_move(state), **self.ids()}
 
@@ -222,10 +229,9 @@ class TokenHand:
         move."""
         hand, final = self.sealed, self.game.dump_state(self.state)
         standing = SealedMatch(hand.match_id, hand.hand_number, hand.seats, final["options"], answer["match"])
-        start, moves = hand.record()
         return {
             **answer, "match_token": self.sealer.seal_match(standing),
-            "state": final, "record": {"start": start, "moves": moves},
+            "state": final, "record": hand.record(self.game),
             "server_seed": hand.server_seed, "seed": hand.client_seed,
             "seed_commitment": commitment(hand.server_seed),
             "shuffle": SeedStream.VERSION, "match_id": hand.match_id, **self.ids(),
