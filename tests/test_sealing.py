@@ -95,10 +95,10 @@ def test_a_token_of_format_1_is_refused_and_says_so() -> None:
 
 def resealed(value: SealedHand, change: Callable[[dict[str, Any]], object]) -> str:
     """A token of ``value`` whose head ``change`` has edited, as another release would write it."""
-    head, _, history = value.plaintext(GAMES["sixty-six"]).partition(b"\n")
+    head, newline, history = value.plaintext(GAMES["sixty-six"]).partition(b"\n")
     edited = orjson.loads(head)
     change(edited)
-    return Keyring((OLD,)).seal(HAND, "sixty-six", orjson.dumps(edited) + b"\n" + history)
+    return Keyring((OLD,)).seal(HAND, "sixty-six", orjson.dumps(edited) + newline + history)
 
 
 def test_a_token_sealed_before_a_field_or_an_option_was_added_opens_with_its_default() -> None:
