@@ -86,7 +86,7 @@ def in_process(game_id: str) -> list[dict[str, Any]]:
     rows = [
         ("validate (load state and move, check, apply, dump state and events)", validate,
          len(validate_bodies)),
-        ("validate, sealed (open, check, apply, view, events, seal)", validate_sealed, len(sealed_bodies)),
+        ("validate, sealed (open, check, apply, events, seal)", validate_sealed, len(sealed_bodies)),
         ("validate, largest state", validate_largest, 1),
         ("legal-moves (load state, list and dump the moves)", listing, len(listing_bodies)),
         ("random hand played out (rules only)", hand, 1),
