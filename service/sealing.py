@@ -19,7 +19,9 @@ any value is built. LZ4 and not deflate, measured on a Bezique hand at move 207 
 lines, the record's events included): deflate (level 1) makes 5.3 kB in 147 µs and opens it in
 59; LZ4 makes 7.7 kB in 26 µs and opens it in 13 (Sixty-six at move 23: 5.9 kB to 1.2 kB in 26
 µs, or to 1.6 kB in 5). Uncompressed, a whole Bezique hand would not fit a token's 65,536
-characters.
+characters. JSON and not msgpack: a Bezique state at move 212 is 3.1 kB of JSON (1.6 after LZ4),
+read by orjson in 20 µs and written in 9; 2.1 kB of msgpack (1.3 after LZ4), read in 32 and
+written in 18; and JSON is the wire form already, which every tool reads.
 """
 
 from __future__ import annotations

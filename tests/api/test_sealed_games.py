@@ -142,7 +142,7 @@ def play(client: Any, documented: Documented, game: str, players: int, rng: rand
         table.hand = table.sealer.open(table.token, "/token")
         assert table.hand.state == state
         types = table.game.info.event_types
-        laid = face_up(move, told(types, caused, None))
+        laid = shown(told(types, caused, None), table.visible(mover, before))
         for seat in watchers:  # each hears the move's events, and follows the hands by them
             may_see = table.visible(seat, before, state) | laid
             heard = table.ask(seat, "events", {"since": number - 1}, may_see).json
@@ -165,11 +165,11 @@ def play(client: Any, documented: Documented, game: str, players: int, rng: rand
     assert (rescored["hand"], rescored["state"]) == (scored["hand"], scored["state"])
 
 
-def face_up(move: dict[str, Any], public: list[dict[str, Any]]) -> Counter[bytes]:
-    """The cards a move laid face up (a card played to a trick taken at once shows in no view
-    after the move): those of the move's own cards a spectator is told of."""
-    told_cards = Counter(c for event in public for c in event.get("cards", []))
-    return Counter(c.encode() for c in move.get("cards", []) if told_cards[c])
+def shown(public: list[dict[str, Any]], movers: Counter[bytes]) -> Counter[bytes]:
+    """The cards the mover showed everyone (a card played to a trick taken at once shows in no
+    view after the move; a bura is shown, and the hand ends): of the cards a spectator is told
+    of, those the mover could see before it moved. Only a mover reveals cards, and only its own."""
+    return Counter(c.encode() for event in public for c in event.get("cards", [])) & movers
 
 
 def listed_for(table: Table, state: Any, seat: int) -> list[Any]:
