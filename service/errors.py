@@ -123,6 +123,23 @@ class LimitExceeded(ServiceError):
         self.limit, self.value = limit, value
 
 
+class OverBudget(LimitExceeded):
+    """A computer player's request that asks for more search than this server allows
+    (``SUGGEST_MAX_BUDGET_MS``, ``SUGGEST_MAX_SAMPLES``), named by its field."""
+
+    title, slug = "More search than this server allows", "over-budget"
+
+    def __init__(self, pointer: str, detail: str, *, limit: str, value: int) -> None:
+        super().__init__(detail, limit=limit, value=value)
+        self.errors = (FieldError(pointer, detail),)
+
+
+class NoMove(Located):
+    """A computer player's move asked for a seat that has none to make now (not its turn)."""
+
+    status, title, slug = 409, "This seat has no move now", "no-move"
+
+
 class IllegalMove(Exception):
     """A move the rules refuse. ``reason`` is a stable code from the game's rules file."""
 

@@ -15,6 +15,7 @@ from typing import Any, Generic, NoReturn, Protocol, Self, TypeVar
 
 from service.cards import Card, DeckSource, codes
 from service.errors import BadSeat, IllegalMove, InvalidState
+from service.games.advice import Advice
 from service.wire.kinds import OneOf
 from service.wire.schemas import GameSchemas
 
@@ -170,6 +171,8 @@ class Game(Protocol[S, M]):
 
     info: GameInfo
     schemas: GameSchemas
+    advice: Advice[S, M]
+    """What the computer player (``service.player``) needs beyond the rules."""
 
     def deal(self, setup: DealSetup, source: DeckSource) -> S: ...
 

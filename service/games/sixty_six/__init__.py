@@ -7,6 +7,7 @@ from service.errors import HandNotFinished
 from service.games.base import DealSetup, RuleSet, TrickGame, Wire, describe
 from service.games.match import Match, MatchRules
 from service.games.sixty_six import rules, wire
+from service.games.sixty_six.advice import ADVICE
 from service.games.sixty_six.rules import Move, State
 from service.games.sixty_six.schemas import SCHEMAS
 
@@ -31,6 +32,7 @@ class SixtySix(TrickGame[State, Move]):
     schemas = SCHEMAS
     rule_set = RuleSet(rules.check, rules.apply, rules.candidate_moves)
     wire_form = wire.FORM
+    advice = ADVICE
 
     def deal(self, setup: DealSetup, source: DeckSource) -> State:
         options = wire.OPTIONS.load(setup.options)

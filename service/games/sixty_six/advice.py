@@ -1,0 +1,71 @@
+"""Sixty-six for the computer player: what a seat knows of the unseen cards, what a hand is worth
+to it, and the greedy player."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from random import Random
+
+from service.cards import Card, card
+from service.games.advice import Advice, unseen_dealt_again
+from service.games.base import evolve
+from service.games.sixty_six.rules import POINTS, RANK_ORDER, TARGET, ExchangeTrump, Move, Play, State, points, result
+from service.games.tricks import beats
+
+
+def redeal(state: State, seat: int, rng: Random) -> State:
+    """The other hand and the stock under the face-up trump card dealt again; a king or queen of
+    a marriage the other seat declared stays in its hand until played (§4.2: it was shown)."""
+    other = 1 - seat
+    shown = _shown_partners(state, other)
+    hand = [c for c in state.hands[other] if c not in shown]
+    face_up = state.stock[-1:]
+    hand_again, stock_again = unseen_dealt_again(rng, [hand, state.stock[:-1]])
+    hands = list(state.hands)
+    hands[other] = hand_again + tuple(c for c in state.hands[other] if c in shown)
+    return evolve(state, hands=(hands[0], hands[1]), stock=stock_again + face_up)
+
+
+def _shown_partners(state: State, seat: int) -> set[Card]:
+    """The kings and queens of ``seat``'s marriages that have not been played since."""
+    played = {c for trick in (*state.tricks_won[0], *state.tricks_won[1]) for c in trick}
+    played.update(c for _, c in state.trick)
+    marriages = {card(rank + m.suit) for m in state.marriages[seat] for rank in ("K", "Q")}
+    return marriages - played
+
+
+def value(state: State, seat: int) -> float:
+    """Game points won (+) or lost (-) when the hand is over; before, the points' difference in
+    units of a game point (66 points)."""
+    if not state.finished:
+        return (points(state, seat) - points(state, 1 - seat)) / TARGET
+    hand = result(state)
+    return float(hand.game_points[seat] - hand.game_points[1 - seat])
+
+
+def greedy(state: State, seat: int, moves: Sequence[Move]) -> Move:
+    """Exchange the trump nine when allowed; lead the best marriage, else the cheapest card;
+    follow with the cheapest card that takes the trick, else the cheapest card. Never closes or
+    claims."""
+    plays = [m for m in moves if isinstance(m, Play)]
+    exchange = [m for m in moves if isinstance(m, ExchangeTrump)]
+    if exchange:
+        return exchange[0]
+    if not plays:
+        return moves[0]
+    trump = state.trump_suit
+    if not state.trick:
+        marriages = [m for m in plays if m.marriage]
+        if marriages:
+            return max(marriages, key=lambda m: m.card.suit == trump)
+        return min(plays, key=lambda m: _cost(m.card, trump))
+    lead = state.trick[0][1]
+    winners = [m for m in plays if beats(m.card, lead, trump_suit=trump, order=RANK_ORDER)]
+    return min(winners or plays, key=lambda m: _cost(m.card, trump))
+
+
+def _cost(card: Card, trump: str) -> tuple[bool, int, int]:
+    return card.suit == trump, POINTS[card], RANK_ORDER[card.rank]
+
+
+ADVICE = Advice(redeal=redeal, value=value, greedy=greedy)

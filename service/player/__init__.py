@@ -1,0 +1,123 @@
+"""The computer player: a move for one seat, chosen only from what that seat may see.
+
+It searches by determinization (perfect-information Monte Carlo, as the Schnapsen engines and
+OpenSpiel's samplers do): each sample deals the cards the seat cannot see again at random (the
+game's ``Advice.redeal``), plays every candidate move on that deal, and plays the hand on with the
+game's greedy policy, a random move one time in ``EXPLORE``, up to the game's horizon, where the
+game values it for the seat. The candidate with the best mean over the samples is the answer.
+
+Each sample draws from its own generator, seeded from the request's seed and the sample's index,
+so the same seed and sample count give the same answer; a time budget decides only how many
+samples there are, and a sample is counted only once every candidate has been played on it.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from service.errors import NoMove
+from service.games.advice import Advice
+from service.games.base import Game
+
+S = TypeVar("S")
+M = TypeVar("M")
+
+EXPLORE = 0.1
+"""The share of playout moves chosen at random rather than greedily: a playout of greedy moves
+alone repeats itself on every sample, one of random moves alone plays too badly to tell good
+candidates from bad."""
+
+
+@dataclass(frozen=True, slots=True)
+class Weighed(Generic[M]):
+    move: M
+    value: float | None
+    """The mean value for the seat over the samples; None for a move that was not weighed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Suggestion(Generic[M]):
+    move: M
+    weighed: list[Weighed[M]]
+    """Every candidate weighed, the best first."""
+    samples: int
+
+
+@dataclass(frozen=True, slots=True)
+class Effort:
+    """How long the search may go on: ``samples`` deals at most, until ``deadline`` (a
+    ``time.perf_counter`` value) at the latest."""
+
+    samples: int
+    deadline: float
+
+
+def suggest(game: Game[S, M], state: S, seat: int, *, seed: str, effort: Effort) -> Suggestion[M]:
+    """The move ``seat`` should make now; raises ``NoMove`` when it has none."""
+    legal = game.legal_moves(state, seat)
+    if not legal:
+        raise NoMove("/seat", f"seat {seat} has no move now")
+    if len(legal) == 1:
+        return Suggestion(legal[0], [Weighed(legal[0], None)], 0)
+    advice: Advice[S, M] = game.advice
+    candidates = _shortlist(advice, state, seat, legal, random.Random(f"{seed}/shortlist"))
+    totals = [0.0] * len(candidates)
+    samples = 0
+    while samples < effort.samples:
+        values = _sample(game, state, seat, candidates, random.Random(f"{seed}/{samples}"), effort.deadline)
+        if values is None:
+            break
+        totals = [t + v for t, v in zip(totals, values, strict=True)]
+        samples += 1
+    weighed = [Weighed(m, t / samples if samples else None) for m, t in zip(candidates, totals, strict=True)]
+    if samples:
+        weighed.sort(key=_best_first)  # a stable sort: of equal values, the listing's first
+    return Suggestion(weighed[0].move, weighed, samples)
+
+
+def _best_first(weighed: Weighed[Any]) -> float:
+    return -(weighed.value or 0.0)
+
+
+def _shortlist(advice: Advice[S, M], state: S, seat: int, legal: list[M], rng: random.Random) -> list[M]:
+    """At most ``advice.shortlist`` candidates: the greedy choice and others drawn at random, in
+    the listing's order."""
+    if len(legal) <= advice.shortlist:
+        return legal
+    greedy = advice.greedy(state, seat, legal)
+    others = [m for m in legal if m != greedy]
+    kept = {id(m) for m in rng.sample(others, advice.shortlist - 1)} | {id(greedy)}
+    return [m for m in legal if id(m) in kept]
+
+
+def _sample(game: Game[S, M], state: S, seat: int, candidates: Sequence[M], rng: random.Random,
+            deadline: float) -> list[float] | None:
+    """Each candidate's value on one deal of the unseen cards; None when time ran out first."""
+    advice: Advice[S, M] = game.advice
+    dealt = advice.redeal(state, seat, rng)
+    values = []
+    for move in candidates:
+        after, _ = game.apply(dealt, move)
+        values.append(advice.value(play_out(game, advice, after, rng), seat))
+        if time.perf_counter() > deadline:
+            return None
+    return values
+
+
+def play_out(game: Game[S, M], advice: Advice[S, M], state: S, rng: random.Random) -> S:
+    """The hand played on to its end or the game's horizon, greedily with some random moves."""
+    for _ in range(advice.horizon):
+        seat = game.to_move(state)
+        if seat is None:
+            break
+        moves = game.legal_moves(state, seat)
+        if rng.random() < EXPLORE:
+            move = rng.choice(moves)
+        else:
+            move = advice.greedy(state, seat, moves)
+        state, _ = game.apply(state, move)
+    return state
