@@ -115,9 +115,6 @@ def play_out(game: Game[S, M], advice: Advice[S, M], state: S, rng: random.Rando
         if seat is None:
             break
         moves = game.legal_moves(state, seat)
-        if rng.random() < EXPLORE:
-            move = rng.choice(moves)
-        else:
-            move = advice.greedy(state, seat, moves)
+        move = rng.choice(moves) if rng.random() < EXPLORE else advice.greedy(state, seat, moves)
         state, _ = game.apply(state, move)
     return state

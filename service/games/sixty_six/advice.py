@@ -9,7 +9,17 @@ from random import Random
 from service.cards import Card, card
 from service.games.advice import Advice, unseen_dealt_again
 from service.games.base import evolve
-from service.games.sixty_six.rules import POINTS, RANK_ORDER, TARGET, ExchangeTrump, Move, Play, State, points, result
+from service.games.sixty_six.rules import (
+    POINTS,
+    RANK_ORDER,
+    TARGET,
+    ExchangeTrump,
+    Move,
+    Play,
+    State,
+    points,
+    result,
+)
 from service.games.tricks import beats
 
 
