@@ -23,6 +23,13 @@ class Settings:
     max_answer_bytes: int = 1_048_576
     """Bytes an answer's body may take; past it, a 422 naming the limit. The largest answers of
     legal play (a Canasta listing of a large hand) take a few hundred KB."""
+    suggest_budget_ms: int = 100
+    """The computer player's time for a move when the request names none (``budget_ms``)."""
+    suggest_max_budget_ms: int = 1_000
+    """The most time one ``suggest`` may ask for; past it, a 422 naming ``/budget_ms``. A request
+    that names a sample count instead stops at this time too."""
+    suggest_max_samples: int = 10_000
+    """The most samples one ``suggest`` may ask for; past it, a 422 naming ``/samples``."""
     log_level: str = "INFO"
     cors_origins: tuple[str, ...] = ()
     """Origins allowed to call from a browser; ``*`` allows any. Empty: no CORS headers."""
@@ -40,6 +47,9 @@ class Settings:
             max_body_bytes=int(env.get("MAX_BODY_BYTES", cls.max_body_bytes)),
             max_listing=int(env.get("MAX_LISTING", cls.max_listing)),
             max_answer_bytes=int(env.get("MAX_ANSWER_BYTES", cls.max_answer_bytes)),
+            suggest_budget_ms=int(env.get("SUGGEST_BUDGET_MS", cls.suggest_budget_ms)),
+            suggest_max_budget_ms=int(env.get("SUGGEST_MAX_BUDGET_MS", cls.suggest_max_budget_ms)),
+            suggest_max_samples=int(env.get("SUGGEST_MAX_SAMPLES", cls.suggest_max_samples)),
             log_level=level,
             cors_origins=origins,
             state_keys=StateKey.parse(env["STATE_KEYS"]) if env.get("STATE_KEYS", "").strip() else (),

@@ -161,6 +161,12 @@ class Parts:
             "moves": fields.List(self.move, required=True, validate=validate.Length(max=MAX_RECORD_MOVES)),
         })
 
+    @cached_property
+    def weighed(self) -> type[ma.Schema]:
+        return self.answer("WeighedMove", "A move the computer player weighed, and its value.", {
+            "move": self.move,
+            "value": fields.Float(required=True, allow_none=True, metadata={"description": VALUE})})
+
     def branch(self, name: str, doc: str, members: dict[str, Any]) -> type[ma.Schema]:
         return named(self.prefix + name, doc, members)
 
@@ -358,6 +364,66 @@ def sealed_events(p: Parts) -> Envelope:
         "to_move": seat(allow_none=True, required=True), **SEALED_IDS}))
 
 
+# --- suggest ----------------------------------------------------------------------------------
+
+BUDGET = ("Milliseconds the computer player may think; default: the server's SUGGEST_BUDGET_MS (100 "
+          "unless set). Past the server's SUGGEST_MAX_BUDGET_MS (1,000 unless set): a 422.")
+SAMPLES = ("Deals of the unseen cards to weigh the moves on, at most: the same seed and sample count give "
+           "the same move (on the same release). Without `budget_ms`, the search still stops at the "
+           "server's SUGGEST_MAX_BUDGET_MS. Past SUGGEST_MAX_SAMPLES (10,000 unless set): a 422.")
+SEARCH_SEED = "Any string; the same seed and sample count give the same answer. Omitted: drawn, and returned."
+VALUE = ("The move's mean value for the seat over the samples, in the game's hand-score units: what its "
+         "side's hand score would beat the others' by (README, \"Computer player\"). Null for a move "
+         "that was not weighed: the only legal move, answered at once.")
+
+
+def _search(p: Parts) -> dict[str, fields.Field]:
+    return {
+        "budget_ms": StrictInteger(validate=validate.Range(1, 60_000), allow_none=True, load_default=None,
+                                   metadata={"description": BUDGET}),
+        "samples": StrictInteger(validate=validate.Range(1, 1_000_000), allow_none=True, load_default=None,
+                                 metadata={"description": SAMPLES}),
+        "seed": fields.String(validate=validate.Length(1, MAX_CLIENT_SEED), allow_none=True,
+                              load_default=None, metadata={"description": SEARCH_SEED}),
+    }
+
+
+def _suggestion(p: Parts) -> dict[str, fields.Field]:
+    return {
+        "move": p.move,
+        "candidates": fields.List(fields.Nested(p.weighed), required=True, metadata={
+            "description": "Every move weighed, the best first (the melding games weigh a dozen of "
+                           "their moves at most: the greedy choice and others at random)."}),
+        "samples": StrictInteger(required=True, metadata={
+            "description": "Deals of the unseen cards the moves were weighed on: as many as the budget "
+                           "allowed, or as asked."}),
+        "seed": fields.String(required=True, metadata={"description": "The seed searched with."}),
+        "budget_ms": StrictInteger(required=True, metadata={"description": "The time budget applied."}),
+    }
+
+
+def suggest(p: Parts) -> Envelope:
+    request = p.branch("SuggestIn", "A state, the seat to advise, and the search's budget.", {
+        "state": p.state(),
+        "seat": seat(required=True, metadata={"description": "The seat to advise: the search reads only "
+                                                              "what this seat may see."}),
+        **_search(p),
+    })
+    return Envelope(request, p.answer("SuggestOut", "The computer player's move, and what it weighed.",
+                                      _suggestion(p)))
+
+
+def sealed_suggest(p: Parts) -> Envelope:
+    request = p.branch("SealedSuggestIn", "A sealed hand, the advised seat's key, and the search's "
+                       "budget.", {
+        "token": token(HAND_TOKEN, required=True),
+        "seat_key": seat_key("The advised seat's key.", required=True),
+        **_search(p),
+    })
+    return Envelope(request, p.answer("SealedSuggestOut", "The computer player's move for the seat, and "
+                                      "what it weighed.", {**_suggestion(p), **SEALED_IDS}))
+
+
 # --- score ------------------------------------------------------------------------------------
 
 RECORD = ("A hand played elsewhere: the state it started from and every move, in order. Each move is "
@@ -405,13 +471,13 @@ def sealed_score(p: Parts) -> Envelope:
 
 OPEN: dict[str, Callable[[Parts], Envelope]] = {
     "deal": deal, "validate": validate_move, "legal_moves": legal_moves, "view": view,
-    "spectator_view": spectator_view, "score": score,
+    "spectator_view": spectator_view, "suggest": suggest, "score": score,
 }
 """Each open operation's envelope builder, by the operation's name."""
 SEALED: dict[str, Callable[[Parts], Envelope]] = {
     "deal": sealed_deal, "validate": sealed_validate, "legal_moves": sealed_legal_moves,
     "view": sealed_view, "spectator_view": sealed_spectator_view, "events": sealed_events,
-    "score": sealed_score,
+    "suggest": sealed_suggest, "score": sealed_score,
 }
 """Each sealed operation's envelope builder."""
 

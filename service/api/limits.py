@@ -1,4 +1,5 @@
-"""What one answer may hold, as the operator set it (``MAX_LISTING``, ``MAX_ANSWER_BYTES``).
+"""What one answer may hold and one request may cost, as the operator set it (``MAX_LISTING``,
+``MAX_ANSWER_BYTES``, and the computer player's ``SUGGEST_*``).
 
 The rules keep every listing of a legal position small (a game whose listing could grow past a few
 thousand entries answers families of moves instead); these limits are the guard behind that, so
@@ -6,14 +7,17 @@ that no answer, however it came about, grows past what the operator allowed."""
 
 from __future__ import annotations
 
+import time
+from dataclasses import dataclass
 from typing import Any
 
 from flask import Flask, Response, request
 
 from service.api.problems import service_problem
 from service.config import Settings
-from service.errors import LimitExceeded
+from service.errors import LimitExceeded, OverBudget
 from service.games.base import Game, Wire
+from service.player import Effort
 
 
 def listed(game: Game[Any, Any], state: Any, seat: int | None, *, most: int) -> Wire:
@@ -28,6 +32,40 @@ def listed(game: Game[Any, Any], state: Any, seat: int | None, *, most: int) -> 
     if game.schemas.family is not None:
         answer["families"] = families
     return answer
+
+
+@dataclass(frozen=True, slots=True)
+class SearchLimits:
+    """The computer player's budget: the default time, and the most time and samples a request
+    may ask for."""
+
+    budget_ms: int = Settings.suggest_budget_ms
+    max_budget_ms: int = Settings.suggest_max_budget_ms
+    max_samples: int = Settings.suggest_max_samples
+
+    @classmethod
+    def of(cls, settings: Settings) -> SearchLimits:
+        return cls(settings.suggest_budget_ms, settings.suggest_max_budget_ms, settings.suggest_max_samples)
+
+    def effort(self, budget_ms: int | None, samples: int | None) -> tuple[Effort, int]:
+        """The search a request asks for, from now, and its budget in milliseconds: ``budget_ms``
+        (else the default, or the most allowed when a sample count is asked for), and at most
+        ``samples`` samples."""
+        if budget_ms is not None and budget_ms > self.max_budget_ms:
+            raise OverBudget("/budget_ms", f"{budget_ms} ms is more than this server's "
+                             f"SUGGEST_MAX_BUDGET_MS ({self.max_budget_ms})",
+                             limit="SUGGEST_MAX_BUDGET_MS", value=self.max_budget_ms)
+        if samples is not None and samples > self.max_samples:
+            raise OverBudget("/samples", f"{samples} samples are more than this server's "
+                             f"SUGGEST_MAX_SAMPLES ({self.max_samples})",
+                             limit="SUGGEST_MAX_SAMPLES", value=self.max_samples)
+        if budget_ms is None:
+            budget_ms = self.budget_ms if samples is None else self.max_budget_ms
+        deadline = time.perf_counter() + budget_ms / 1000
+        return Effort(self.max_samples if samples is None else samples, deadline), budget_ms
+
+
+DEFAULT_SEARCH = SearchLimits()
 
 
 def install(app: Flask, settings: Settings) -> None:

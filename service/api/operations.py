@@ -4,22 +4,25 @@ differ only in where the hand is read from (``hand`` and ``table``); no handler 
 
 from __future__ import annotations
 
+import secrets
 from abc import ABC, abstractmethod
 from typing import Any
 
 from service.api.hands import Hand, OpenHand, OpenTable, RecordHand, Table
-from service.api.limits import listed
+from service.api.limits import DEFAULT_SEARCH, SearchLimits, listed
 from service.api.sealed import SealedTable, Sealer, TokenHand
-from service.errors import FieldError, IllegalMove, SchemaViolation
+from service.errors import FieldError, IllegalMove, NoMove, SchemaViolation
 from service.games.base import Game, Wire
+from service.player import suggest
 from service.sealing import Keyring
 
 
 class Operations(ABC):
-    """deal, validate, legal-moves, view and score of one game, in one mode."""
+    """deal, validate, legal-moves, view, suggest and score of one game, in one mode."""
 
-    def __init__(self, game: Game[Any, Any], *, max_listing: int) -> None:
-        self.game, self.max_listing = game, max_listing
+    def __init__(self, game: Game[Any, Any], *, max_listing: int,
+                 search: SearchLimits = DEFAULT_SEARCH) -> None:
+        self.game, self.max_listing, self.search = game, max_listing, search
 
     @abstractmethod
     def hand(self, body: Wire) -> Hand:
@@ -58,6 +61,23 @@ class Operations(ABC):
         hand = self.hand(body)
         return hand.answer({"view": self.game.view(hand.state, None)})
 
+    def suggest(self, body: Wire) -> Wire:
+        hand = self.hand(body)
+        at = "/seat_key" if "seat_key" in body else "/seat"
+        if hand.seat is None:  # the schemas require the seat (or its key): a guard for the type
+            raise NoMove(at, "a suggestion is for a seat")
+        effort, budget_ms = self.search.effort(body.get("budget_ms"), body.get("samples"))
+        seed = body.get("seed") or secrets.token_hex(8)
+        try:
+            found = suggest(self.game, hand.state, hand.seat, seed=seed, effort=effort)
+        except NoMove as none:
+            raise NoMove(at, none.detail) from None
+        dump = self.game.dump_move
+        return hand.answer({
+            "move": dump(found.move), "samples": found.samples, "seed": seed, "budget_ms": budget_ms,
+            "candidates": [{"move": dump(w.move), "value": w.value} for w in found.weighed],
+        })
+
     def score(self, body: Wire) -> Wire:
         hand = self.hand(body)
         with hand.finishing():
@@ -87,8 +107,9 @@ class SealedOperations(Operations):
     """The hand travels as a token, and each seat proves itself with its key; a seat (or a
     spectator) may also ask for the events since a move."""
 
-    def __init__(self, game: Game[Any, Any], keyring: Keyring, *, max_listing: int) -> None:
-        super().__init__(game, max_listing=max_listing)
+    def __init__(self, game: Game[Any, Any], keyring: Keyring, *, max_listing: int,
+                 search: SearchLimits = DEFAULT_SEARCH) -> None:
+        super().__init__(game, max_listing=max_listing, search=search)
         self.sealer = Sealer(game, keyring)
 
     def hand(self, body: Wire) -> TokenHand:

@@ -14,6 +14,7 @@ import orjson
 from flask import Response
 
 from service.api.envelopes import Envelope, envelopes
+from service.api.limits import SearchLimits
 from service.api.operations import OpenOperations, SealedOperations
 from service.api.parsing import CompiledParser
 from service.api.schemas import GameDetail, GameList, Health, Problem
@@ -31,6 +32,7 @@ except PackageNotFoundError:  # running from a source tree that was never instal
 POST_ERRORS = {
     400: "The body is not JSON.",
     403: "The seat key is another seat's (a move), or not one of this hand's.",
+    409: "The seat has no move to make now.",
     413: "The body is larger than the configured limit.",
     415: "The body is not application/json.",
     422: "The body breaks the schema, the state or match is inconsistent with the rules, or a "
@@ -138,6 +140,7 @@ def _examples(game: Game[Any, Any]) -> dict[str, Wire]:
         "/legal-moves": {"state": state},
         "/view": {"state": state, "seat": 0},
         "/spectator-view": {"state": state},
+        "/suggest": {"state": state, "seat": seat, "samples": 20, "seed": "example"},
         "/score": {"state": game.dump_state(finished)},
         "/sealed/deal": {"seed": "example", "players": game.info.default_players},
     }
@@ -146,15 +149,22 @@ def _examples(game: Game[Any, Any]) -> dict[str, Wire]:
 @dataclass(frozen=True)
 class Operation:
     """One POST path of every game: its operationId's verb, its summary and description (the
-    docstring of its view), and whether it documents the seat key's 403."""
+    docstring of its view), and the statuses of its own besides those of every POST (the seat
+    key's 403, the computer player's 409)."""
 
     name: str
     path: str
     verb: str
     doc: str
-    seat_errors: bool = False
+    errors: tuple[int, ...] = ()
 
 
+SEAT_KEY = (403,)
+SUGGEST = """\
+    The computer player's move for {seat}, chosen only from what that seat may see, within a time
+    budget, with the value it found for each move it weighed (README, "Computer player"). 409 when
+    the seat has no move to make now; 422 naming `/budget_ms` or `/samples` past the server's
+    limits."""
 OPEN = (
     Operation("deal", "/deal", "Deal", """\
         Deal a hand: reproducibly from the seed (shuffle v1, see the README), or in the order
@@ -165,6 +175,7 @@ OPEN = (
               "Every legal move of the seat to move (or of `seat`, out-of-turn moves included)."),
     Operation("view", "/view", "View", "What one seat may see."),
     Operation("spectator_view", "/spectator-view", "SpectatorView", "What a spectator may see."),
+    Operation("suggest", "/suggest", "Suggest", SUGGEST.format(seat="the seat"), errors=(409,)),
     Operation("score", "/score", "Score", """\
         Score a finished hand and carry the match forward (422 if the hand is not over). The hand
         is its final state, or a record: a start state and every move, each checked and applied."""),
@@ -175,16 +186,18 @@ SEALED = (
         commitment to the server's seed (README, "Sealed mode")."""),
     Operation("validate", "/sealed/validate", "SealedValidate", """\
         Is the mover's move legal? If so, the new token, and the events as the mover and as
-        everyone may see them.""", seat_errors=True),
+        everyone may see them.""", errors=SEAT_KEY),
     Operation("legal_moves", "/sealed/legal-moves", "SealedLegalMoves",
-              "Every legal move of the seat whose key is sent (none without a key).", seat_errors=True),
+              "Every legal move of the seat whose key is sent (none without a key).", errors=SEAT_KEY),
     Operation("view", "/sealed/view", "SealedView", "What the seat whose key is sent may see.",
-              seat_errors=True),
+              errors=SEAT_KEY),
     Operation("spectator_view", "/sealed/spectator-view", "SealedSpectatorView", "What a spectator may see."),
     Operation("events", "/sealed/events", "SealedEvents", """\
         The events of every move after `since`, as the seat whose key is sent may see them (its
         own draws with their cards, another seat's as counts); without a key, a spectator's.""",
-              seat_errors=True),
+              errors=SEAT_KEY),
+    Operation("suggest", "/sealed/suggest", "SealedSuggest",
+              SUGGEST.format(seat="the seat whose key is sent"), errors=(*SEAT_KEY, 409)),
     Operation("score", "/sealed/score", "SealedScore", """\
         Score a finished sealed hand: the breakdown, the standing sealed for the next deal, the
         seeds and the whole record, so that anyone can check the deal and every move."""),
@@ -210,8 +223,9 @@ def game_blueprint(blueprint_class: Any, game: Game[Any, Any], parser: CompiledP
         """The game in detail: deck, card values, options, move types and reason codes."""
         return json_response(_detail(info))
 
-    modes = ((OPEN, OpenOperations(game, max_listing=settings.max_listing), open_envelopes),
-             (SEALED, SealedOperations(game, keyring, max_listing=settings.max_listing), sealed_envelopes))
+    limits = {"max_listing": settings.max_listing, "search": SearchLimits.of(settings)}
+    modes = ((OPEN, OpenOperations(game, **limits), open_envelopes),
+             (SEALED, SealedOperations(game, keyring, **limits), sealed_envelopes))
     for operations, handlers, envelope in modes:
         for operation in operations:
             _register(bp, operation, getattr(handlers, operation.name), envelope[operation.name],
@@ -232,9 +246,7 @@ def _register(bp: Any, operation: Operation, handler: Callable[[Wire], Wire], en
 
     view.__name__, view.__doc__ = operation.name, inspect.cleandoc(operation.doc)
     documented: Any = view
-    if operation.seat_errors:
-        documented = _documented_errors(bp, 403)(documented)
-    documented = _documented_errors(bp, 400, 413, 415)(documented)
+    documented = _documented_errors(bp, *operation.errors, 400, 413, 415)(documented)
     documented = bp.response(200, envelope.answer)(documented)
     examples = {} if example is None else {"example": example}
     documented = bp.arguments(envelope.request, **examples)(documented)

@@ -25,15 +25,16 @@ from service.games.tricks import beats
 
 def redeal(state: State, seat: int, rng: Random) -> State:
     """The other hand and the stock under the face-up trump card dealt again; a king or queen of
-    a marriage the other seat declared stays in its hand until played (§4.2: it was shown)."""
+    a marriage the other seat declared goes back to its hand while unplayed (§4.2: it was shown).
+    Where a shown card lay is never read: it is taken out of the unseen cards by name."""
     other = 1 - seat
     shown = _shown_partners(state, other)
-    hand = [c for c in state.hands[other] if c not in shown]
-    face_up = state.stock[-1:]
-    hand_again, stock_again = unseen_dealt_again(rng, [hand, state.stock[:-1]])
+    unseen = [c for c in (*state.hands[other], *state.stock[:-1]) if c not in shown]
+    in_hand = len(state.hands[other]) - len(shown)
+    hand_again, stock_again = unseen_dealt_again(rng, [unseen[:in_hand], unseen[in_hand:]])
     hands = list(state.hands)
-    hands[other] = hand_again + tuple(c for c in state.hands[other] if c in shown)
-    return evolve(state, hands=(hands[0], hands[1]), stock=stock_again + face_up)
+    hands[other] = hand_again + tuple(sorted(shown, key=lambda c: c.code))
+    return evolve(state, hands=(hands[0], hands[1]), stock=stock_again + state.stock[-1:])
 
 
 def _shown_partners(state: State, seat: int) -> set[Card]:

@@ -1,0 +1,146 @@
+"""The computer player (``service.player``) for every game, through the ``Game`` interface.
+
+It does not peek: a position and its disguise (the same position with cards the seat cannot see
+moved about, found by swapping cards and keeping only swaps that leave the seat's view as it was)
+get the same answer for the same seed and sample count. The disguise is made here, not by the
+game's own ``redeal``, so that a ``redeal`` that reads a hidden card's place is caught; and a
+player made to peek on purpose (its ``redeal`` keeps the true deal) is caught by the same test.
+
+Its moves are legal: suggestions asked in positions of random hands pass ``check``. Its
+``redeal`` deals a state the rules accept, that the seat cannot tell from the true one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from service.cards import CARDS
+from service.errors import InvalidState
+from service.games import GAMES
+from service.games.base import Game, accepts
+from service.player import Effort, suggest
+from tests.test_conformance import deal_at_random
+
+TABLES = [(game, players) for game in sorted(GAMES) for players in GAMES[game].info.player_counts]
+SAMPLES = 3
+NO_DEADLINE = float("inf")
+
+
+def positions(game: Game[Any, Any], players: int, hands: int, every: int) -> Iterator[tuple[Any, int]]:
+    """Every ``every``-th position of ``hands`` random hands, with the seat to move."""
+    rng = random.Random(f"{game.info.id}/{players}")
+    for hand in range(hands):
+        state = deal_at_random(game, f"player-{hand}", players, rng)
+        for number in range(1000):
+            seat = game.to_move(state)
+            if seat is None:
+                break
+            if number % every == 0:
+                yield state, seat
+            state, _ = game.apply(state, rng.choice(game.legal_moves(state, seat)))
+
+
+def answer(game: Game[Any, Any], state: Any, seat: int) -> tuple[Any, list[tuple[Any, float | None]]]:
+    found = suggest(game, state, seat, seed="same", effort=Effort(SAMPLES, NO_DEADLINE))
+    return found.move, [(w.move, w.value) for w in found.weighed]
+
+
+def disguised(game: Game[Any, Any], state: Any, seat: int, rng: random.Random, swaps: int = 60) -> Any:
+    """``state`` with cards ``seat`` cannot see moved: two cards swapped wherever they lie, the swap
+    kept when the rules accept the result and the seat's view is unchanged."""
+    view = game.view(state, seat)
+    wire = game.dump_state(state)
+    places = list(_card_places(wire))
+    for _ in range(swaps):
+        (a_pile, a), (b_pile, b) = rng.sample(places, 2)
+        if a_pile[a] == b_pile[b]:
+            continue
+        a_pile[a], b_pile[b] = b_pile[b], a_pile[a]
+        try:
+            moved = game.load_state(wire)
+        except InvalidState:
+            moved = None
+        if moved is None or game.view(moved, seat) != view:
+            a_pile[a], b_pile[b] = b_pile[b], a_pile[a]
+    return game.load_state(wire)
+
+
+def _card_places(value: Any) -> Iterator[tuple[list[Any], int]]:
+    """Every card code in a wire state's lists, as (list, index), options left out."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key != "options":
+                yield from _card_places(item)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            if isinstance(item, str) and item in CARDS:
+                yield value, index
+            else:
+                yield from _card_places(item)
+
+
+def differences(game: Game[Any, Any], players: int) -> tuple[int, int]:
+    """Over positions of random hands: how many were disguised (some hidden card moved), and how
+    many of those got another answer than the true position."""
+    rng = random.Random(f"disguise/{game.info.id}/{players}")
+    disguised_count = differ = 0
+    for state, seat in positions(game, players, hands=3, every=7):
+        if len(game.legal_moves(state, seat)) < 2:
+            continue
+        other = disguised(game, state, seat, rng)
+        if game.dump_state(other) == game.dump_state(state):
+            continue
+        disguised_count += 1
+        differ += answer(game, state, seat) != answer(game, other, seat)
+    return disguised_count, differ
+
+
+@pytest.mark.parametrize(("game_id", "players"), TABLES)
+def test_the_same_view_gets_the_same_answer(game_id: str, players: int) -> None:
+    disguised_count, differ = differences(GAMES[game_id], players)
+    assert disguised_count >= 3, "too few positions had cards to hide: the test would prove nothing"
+    assert differ == 0, f"{differ} of {disguised_count} disguised positions got another answer: it peeks"
+
+
+class Peeking:
+    """A game whose computer player reads the true deal: its ``redeal`` keeps it."""
+
+    def __init__(self, game: Game[Any, Any]) -> None:
+        self.game = game
+        self.advice = dataclasses.replace(game.advice, redeal=lambda state, seat, rng: state)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.game, name)
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_a_player_that_peeks_is_caught(game_id: str) -> None:
+    """The test above, run on a player that reads the other hands, must find it out."""
+    game = GAMES[game_id]
+    peeking: Any = Peeking(game)
+    caught = sum(differences(peeking, players)[1] for players in game.info.player_counts)
+    assert caught > 0, "a player that reads the true hands passed the no-peek test: the test is too weak"
+
+
+@pytest.mark.parametrize(("game_id", "players"), TABLES)
+def test_redeal_keeps_the_view_and_the_rules(game_id: str, players: int) -> None:
+    game = GAMES[game_id]
+    rng = random.Random(game_id)
+    for state, seat in positions(game, players, hands=2, every=5):
+        dealt = game.advice.redeal(state, seat, rng)
+        assert game.view(dealt, seat) == game.view(state, seat)
+        assert game.load_state(game.dump_state(dealt)) == dealt
+
+
+@pytest.mark.parametrize(("game_id", "players"), TABLES)
+def test_every_suggestion_is_legal(game_id: str, players: int) -> None:
+    game = GAMES[game_id]
+    for state, seat in positions(game, players, hands=2, every=3):
+        found = suggest(game, state, seat, seed="legal", effort=Effort(1, NO_DEADLINE))
+        assert accepts(game.check, state, found.move), found.move
+        assert {w.move for w in found.weighed} <= set(game.legal_moves(state, seat))
