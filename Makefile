@@ -9,7 +9,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export HOST PORT
 
-.PHONY: run test spec lint bench soak profile system-deps clean
+.PHONY: run test spec lint bench soak strength profile system-deps clean
 
 # Each stamp is rebuilt when pyproject.toml is newer than it.
 $(BIN)/.service: pyproject.toml
@@ -46,6 +46,11 @@ bench: $(BIN)/.dev
 soak: $(BIN)/.dev
 	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || { apt-get update -q && apt-get install -y -q nginx-light; }
 	$(BIN)/python -m bench.soak
+
+# The computer player: its budget over HTTP (1,000 suggestions per game), then its tournaments
+# against the baselines; both write docs/strength.md. About an hour on two cores.
+strength: $(BIN)/.dev
+	STRENGTH_BUDGET_CHECK=1 $(BIN)/python -m bench.strength
 
 profile: $(BIN)/.dev
 	$(BIN)/python -m bench.profile

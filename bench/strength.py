@@ -8,6 +8,7 @@ the computer player's side; a table of more than two sides also gives the mean v
 95 % confidence interval. Results go to docs/strength.md.
 
 STRENGTH_HANDS (hands per match, default 200; a game may play fewer, ``HANDS``),
+STRENGTH_BUDGET_CHECK=1 (as `make strength` sets it) first measures the budget (bench/suggest.py).
 STRENGTH_BUDGET_MS (default 100), STRENGTH_GAMES and STRENGTH_AGAINST (comma lists),
 STRENGTH_JOBS (processes, default 2), STRENGTH_SAMPLES (a cap on the samples per move besides the
 budget, for trials on a busy machine), STRENGTH_OUT (another file than docs/strength.md).
@@ -27,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bench import suggest as budget
 from service.cards import SeedStream
 from service.games import GAMES
 from service.games.base import DealSetup, Game
@@ -34,6 +36,7 @@ from service.player import Effort, suggest
 
 Player = Callable[[Game[Any, Any], Any, int, random.Random], Any]
 OUT = Path("docs/strength.md")
+BUDGET_RUN = os.environ.get("STRENGTH_BUDGET_CHECK") == "1"
 HANDS: dict[str, int] = {"bezique": 40, "canasta": 40}
 """Hands per match of the games whose hands are long (a hand of Bezique is some 200 moves)."""
 
@@ -129,25 +132,29 @@ def matches(games: list[str], hands: int, budget_ms: float, samples: int) -> lis
 
 def main() -> None:
     games = [g for g in os.environ.get("STRENGTH_GAMES", ",".join(GAMES)).split(",") if g]
+    timings = budget.measure(games, int(os.environ.get("SUGGEST_COUNT", "1000"))) if BUDGET_RUN else []
     hands = int(os.environ.get("STRENGTH_HANDS", "200"))
-    budget = float(os.environ.get("STRENGTH_BUDGET_MS", "100"))
+    budget_ms = float(os.environ.get("STRENGTH_BUDGET_MS", "100"))
     jobs = int(os.environ.get("STRENGTH_JOBS", "2"))
     samples = int(os.environ.get("STRENGTH_SAMPLES", "10000"))
     opponents = os.environ.get("STRENGTH_AGAINST", "random,greedy,smaller budget").split(",")
     lines = []
     with ProcessPoolExecutor(jobs) as pool:
-        chosen = [m for m in matches(games, hands, budget, samples) if m.opponent in opponents]
+        chosen = [m for m in matches(games, hands, budget_ms, samples) if m.opponent in opponents]
         for outcome in pool.map(play_match, chosen):
             lines.append(row(outcome))
             print(lines[-1], file=sys.stderr, flush=True)
-    Path(os.environ.get("STRENGTH_OUT", OUT)).write_text(report(lines, budget, jobs))
+    Path(os.environ.get("STRENGTH_OUT", OUT)).write_text(report(timings, lines, budget_ms, jobs))
 
 
-def report(lines: list[str], budget: float, jobs: int) -> str:
+def report(timings: list[str], lines: list[str], budget_ms: float, jobs: int) -> str:
     head = ("| game | players | against | hands | won/drawn/lost | score share (95 % CI) | "
             "mean value (95 % CI) | time |\n|---|---:|---|---:|---|---|---|---:|\n")
-    return (f"# The computer player's strength\n\n{__doc__.split(chr(10) * 2)[1]}\n\n"
-            f"Budget {budget:.0f} ms a move, {jobs} matches at a time on this machine.\n\n"
+    held = "" if not timings else (
+        "## The budget\n\n" + budget.__doc__.split(chr(10) * 2)[0] + "\n\n" + budget.HEAD
+        + "\n".join(timings) + "\n\n")
+    return (f"# The computer player\n\n{held}## Strength\n\n{__doc__.split(chr(10) * 2)[1]}\n\n"
+            f"Budget {budget_ms:.0f} ms a move, {jobs} matches at a time on this machine.\n\n"
             + head + "\n".join(lines) + "\n")
 
 

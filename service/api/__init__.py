@@ -80,6 +80,11 @@ Changes in 2.0 (breaking; README, "What changed in 2.0"):
   a token sealed before a release adds a field or an option opens after it.
 - A sealed score also answers `record` (the state dealt and every move), which `score` checks.
 - An open score always answers the final `state`, and takes a `state` or a `record` in one schema.
+
+Changes in 2.1: the computer player, `suggest` and `sealed/suggest` (README, "Computer player"): a move
+for one seat, chosen only from what that seat may see, within a time budget (`budget_ms`, at most the
+server's `SUGGEST_MAX_BUDGET_MS`) or a sample count, with each weighed move's value. A seat with no
+move to make is a 409 problem.
 """
 
 
@@ -114,7 +119,7 @@ def init_api(app: Flask, settings: Settings, games: Mapping[str, Game[Any, Any]]
     keyring = Keyring(keys)
     app.config.update(
         API_TITLE="Card rules service",
-        API_VERSION="2.0",
+        API_VERSION="2.1",
         OPENAPI_VERSION="3.1.0",
         API_SPEC_OPTIONS={"info": {"description": DESCRIPTION}},
         MAX_CONTENT_LENGTH=settings.max_body_bytes,

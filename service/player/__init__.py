@@ -17,7 +17,7 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from service.errors import NoMove
 from service.games.advice import Advice
@@ -74,13 +74,11 @@ def suggest(game: Game[S, M], state: S, seat: int, *, seed: str, effort: Effort)
         totals = [t + v for t, v in zip(totals, values, strict=True)]
         samples += 1
     weighed = [Weighed(m, t / samples if samples else None) for m, t in zip(candidates, totals, strict=True)]
-    if samples:
-        weighed.sort(key=_best_first)  # a stable sort: of equal values, the listing's first
+    greedy = advice.greedy(state, seat, candidates)
+    # the best first; of equal values (few samples, or a hand decided either way) the greedy
+    # choice, then the listing's order (the sort is stable)
+    weighed.sort(key=lambda w: (-(w.value or 0.0), w.move != greedy))
     return Suggestion(weighed[0].move, weighed, samples)
-
-
-def _best_first(weighed: Weighed[Any]) -> float:
-    return -(weighed.value or 0.0)
 
 
 def _shortlist(advice: Advice[S, M], state: S, seat: int, legal: list[M], rng: random.Random) -> list[M]:
