@@ -38,3 +38,17 @@ def test_the_sealed_walk_through_plays_and_verifies_a_hand_of_every_game():
             lines = example("sealed_hand.py", url, game_id)
             assert lines[0].startswith(f"dealt a sealed {game_id} hand"), lines
             assert lines[-1].startswith("verified: SHA-256(server_seed) is the commitment"), lines
+
+
+def test_a_person_plays_a_hand_against_the_computer_player():
+    """examples/against_computer.py with no one typing: seat 0 takes every hint."""
+    with gunicorn() as url:
+        for game_id in sorted(GAMES):
+            run = subprocess.run([sys.executable, "examples/against_computer.py", "--url", url, "--game", game_id,
+                                  "--budget-ms", "5"], capture_output=True, text=True, timeout=300, cwd=ROOT,
+                                 stdin=subprocess.DEVNULL)
+            assert run.returncode == 0, run.stderr
+            lines = run.stdout.splitlines()
+            assert lines[0].startswith(f"dealt a sealed {game_id} hand"), lines
+            assert "<- hint" in run.stdout and lines[-2].startswith("hand over after"), lines[-3:]
+            assert json.loads(lines[-1].removeprefix("hand: "))
