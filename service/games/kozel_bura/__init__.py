@@ -6,6 +6,7 @@ from service.cards import DeckSource
 from service.errors import HandNotFinished
 from service.games.base import DealSetup, RuleSet, TrickGame, Wire, describe
 from service.games.kozel_bura import rules, wire
+from service.games.kozel_bura.advice import ADVICE
 from service.games.kozel_bura.rules import Match, Move
 from service.games.kozel_bura.schemas import SCHEMAS
 from service.games.match import MatchRules
@@ -35,6 +36,7 @@ class KozelBura(TrickGame[State, Move]):
     schemas = SCHEMAS
     rule_set = RuleSet(rules.check, rules.apply, rules.candidate_moves)
     wire_form = wire.FORM
+    advice = ADVICE
 
     def deal(self, setup: DealSetup, source: DeckSource) -> State:
         options = wire.OPTIONS.load({**setup.options, "players": setup.players})

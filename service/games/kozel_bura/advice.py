@@ -1,0 +1,55 @@
+"""Kozel-bura for the computer player: what a seat knows of the unseen cards, what a hand is worth
+to it, and the greedy player."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from random import Random
+
+from service.games.advice import Advice
+from service.games.kozel_bura.rules import Move, has_bura, penalties
+from service.games.tricks import sets_advice
+from service.games.tricks.sets import State
+
+DEALS = 1_000
+"""Deals tried before giving up on one without a bura: the true one is such a deal, so some
+deal of the same cards is, and a handful of tries finds one."""
+
+TRUMP_WORTH = (0.0, 0.0, 0.3, 1.2, 1.2)
+"""The worth of 0..4 trumps in hand, in penalty points: three of them wait for a fourth."""
+
+
+def redeal(state: State, seat: int, rng: Random) -> State:
+    """The other hands and the stock under the trump card dealt again (every card played lies
+    face up, §4.2c). A hand still in play is no bura (§6.1 would have ended it), so a deal that
+    gives one is dealt again."""
+    for _ in range(DEALS):
+        dealt = sets_advice.redeal(state, seat, rng, won_hidden=False)
+        if state.finished or not any(has_bura(dealt, hand) for hand in dealt.hands):
+            return dealt
+    raise RuntimeError("no deal of the unseen cards without a bura")
+
+
+def value(state: State, seat: int) -> float:
+    """In penalty points (§7.2, the multiplier 1): the others' mean penalty minus the seat's.
+    Before the end, the same of an estimate (``_standing``)."""
+    others = [s for s in range(state.seats) if s != seat]
+    if state.finished:
+        paid = penalties(state, 1)
+        return sum(paid[s] for s in others) / len(others) - paid[seat]
+    return _standing(state, seat) - sum(_standing(state, s) for s in others) / len(others)
+
+
+def _standing(state: State, seat: int) -> float:
+    """A penalty point per 15 card points, and the trumps in hand toward a bura (§6.1)."""
+    trumps = sum(c.suit == state.trump for c in state.hands[seat])
+    return state.points(seat) / 15 + TRUMP_WORTH[trumps]
+
+
+def greedy(state: State, seat: int, moves: Sequence[Move]) -> Move:
+    """Lead the cheapest card, take the trick with the cheapest set that beats, or throw the
+    cheapest set."""
+    return sets_advice.greedy_trick_move(state, moves)
+
+
+ADVICE = Advice(redeal=redeal, value=value, greedy=greedy, horizon=10)
