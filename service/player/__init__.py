@@ -6,8 +6,9 @@ game's ``Advice.redeal``), plays every candidate move on that deal, and plays th
 game's greedy policy, a random move one time in ``EXPLORE``, up to the game's horizon, where the
 game values it for the seat. The candidate with the best mean over the samples is the answer.
 
-Each sample draws from its own generator, seeded from the request's seed and the sample's index,
-so the same seed and sample count give the same answer; a time budget decides only how many
+Each sample draws from its own generator, seeded from the request's seed and the sample's index
+(and every candidate's playout on it from the same one), so the same seed and sample count give
+the same answer; a time budget decides only how many
 samples there are, and a sample is counted only once every candidate has been played on it.
 """
 
@@ -68,7 +69,7 @@ def suggest(game: Game[S, M], state: S, seat: int, *, seed: str, effort: Effort)
     totals = [0.0] * len(candidates)
     samples = 0
     while samples < effort.samples:
-        values = _sample(game, state, seat, candidates, random.Random(f"{seed}/{samples}"), effort.deadline)
+        values = _sample(game, state, seat, candidates, f"{seed}/{samples}", effort.deadline)
         if values is None:
             break
         totals = [t + v for t, v in zip(totals, values, strict=True)]
@@ -92,27 +93,33 @@ def _shortlist(advice: Advice[S, M], state: S, seat: int, legal: list[M], rng: r
     return [m for m in legal if id(m) in kept]
 
 
-def _sample(game: Game[S, M], state: S, seat: int, candidates: Sequence[M], rng: random.Random,
+def _sample(game: Game[S, M], state: S, seat: int, candidates: Sequence[M], stream: str,
             deadline: float) -> list[float] | None:
-    """Each candidate's value on one deal of the unseen cards; None when time ran out first."""
+    """Each candidate's value on one deal of the unseen cards; None when time ran out first.
+    Every candidate's playout draws the same random numbers, so that their values differ by the
+    move more than by the playouts' chance."""
     advice: Advice[S, M] = game.advice
-    dealt = advice.redeal(state, seat, rng)
+    dealt = advice.redeal(state, seat, random.Random(stream))
     values = []
     for move in candidates:
         after, _ = game.apply(dealt, move)
-        values.append(advice.value(play_out(game, advice, after, rng), seat))
+        values.append(advice.value(play_out(game, advice, after, random.Random(f"{stream}/play")), seat))
         if time.perf_counter() > deadline:
             return None
     return values
 
 
 def play_out(game: Game[S, M], advice: Advice[S, M], state: S, rng: random.Random) -> S:
-    """The hand played on to its end or the game's horizon, greedily with some random moves."""
+    """The hand played on to its end or the game's horizon: greedily, but one move in ``EXPLORE``
+    drawn at random among the moves of the kind the greedy player chose (another card, not a
+    claim or a close that would end the playout on a whim)."""
     for _ in range(advice.horizon):
         seat = game.to_move(state)
         if seat is None:
             break
         moves = game.legal_moves(state, seat)
-        move = rng.choice(moves) if rng.random() < EXPLORE else advice.greedy(state, seat, moves)
+        move = advice.greedy(state, seat, moves)
+        if rng.random() < EXPLORE:
+            move = rng.choice([m for m in moves if type(m) is type(move)])
         state, _ = game.apply(state, move)
     return state

@@ -6,6 +6,7 @@ from service.cards import DeckSource
 from service.errors import HandNotFinished, InvalidMatch
 from service.games.base import DealSetup, MeldingGame, MeldingRules, Wire, describe
 from service.games.bezique import listing, play, rules, scoring, wire
+from service.games.bezique.advice import ADVICE
 from service.games.bezique.rules import Move, Options, State
 from service.games.bezique.schemas import SCHEMAS
 from service.games.bezique.scoring import MatchStanding
@@ -41,6 +42,7 @@ class Bezique(MeldingGame[State, Move]):
     schemas = SCHEMAS
     rule_set = MeldingRules(rules.check, play.apply, listing.listing)
     wire_form = wire.FORM
+    advice = ADVICE
 
     def deal(self, setup: DealSetup, source: DeckSource) -> State:
         options = wire.OPTIONS.load(setup.options)
