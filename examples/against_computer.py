@@ -63,7 +63,8 @@ def play(base: str, game: str, budget_ms: int) -> dict[str, Any]:
         if to_move == 0:
             move = your_move(url, token, key, budget_ms)
         else:
-            move = post(f"{url}/sealed/suggest", {"token": token, "seat_key": key, "budget_ms": budget_ms})["move"]
+            asked = {"token": token, "seat_key": key, "budget_ms": budget_ms}
+            move = post(f"{url}/sealed/suggest", asked)["move"]
         answer = post(f"{url}/sealed/validate", {"token": token, "seat_key": key, "move": move})
         assert answer["legal"], answer["reason"]
         token, to_move, moves = answer["token"], answer["to_move"], moves + 1

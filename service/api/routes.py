@@ -223,9 +223,9 @@ def game_blueprint(blueprint_class: Any, game: Game[Any, Any], parser: CompiledP
         """The game in detail: deck, card values, options, move types and reason codes."""
         return json_response(_detail(info))
 
-    limits = {"max_listing": settings.max_listing, "search": SearchLimits.of(settings)}
-    modes = ((OPEN, OpenOperations(game, **limits), open_envelopes),
-             (SEALED, SealedOperations(game, keyring, **limits), sealed_envelopes))
+    most, search = settings.max_listing, SearchLimits.of(settings)
+    modes = ((OPEN, OpenOperations(game, max_listing=most, search=search), open_envelopes),
+             (SEALED, SealedOperations(game, keyring, max_listing=most, search=search), sealed_envelopes))
     for operations, handlers, envelope in modes:
         for operation in operations:
             _register(bp, operation, getattr(handlers, operation.name), envelope[operation.name],

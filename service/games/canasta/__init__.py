@@ -7,6 +7,7 @@ from service.errors import HandNotFinished, InvalidMatch, InvalidState
 from service.games.base import DealSetup, MeldingGame, MeldingRules, Wire, describe
 from service.games.canasta import check, listing, play, rules, scoring, wire
 from service.games.canasta import melds as m
+from service.games.canasta.advice import ADVICE
 from service.games.canasta.rules import Move, Options, State
 from service.games.canasta.schemas import SCHEMAS
 from service.games.canasta.scoring import Standing
@@ -45,6 +46,7 @@ class Canasta(MeldingGame[State, Move]):
     schemas = SCHEMAS
     rule_set = MeldingRules(check.check, play.apply, listing.listing)
     wire_form = wire.FORM
+    advice = ADVICE
 
     def deal(self, setup: DealSetup, source: DeckSource) -> State:
         options = wire.OPTIONS.load(setup.options)

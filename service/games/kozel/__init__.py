@@ -6,6 +6,7 @@ from service.cards import DeckSource
 from service.errors import HandNotFinished
 from service.games.base import DealSetup, RuleSet, TrickGame, Wire, describe
 from service.games.kozel import rules, scoring, wire
+from service.games.kozel.advice import ADVICE
 from service.games.kozel.rules import Move, State
 from service.games.kozel.schemas import SCHEMAS
 from service.games.kozel.scoring import Match
@@ -33,6 +34,7 @@ class Kozel(TrickGame[State, Move]):
     schemas = SCHEMAS
     rule_set = RuleSet(rules.check, rules.apply, rules.candidate_moves)
     wire_form = wire.FORM
+    advice = ADVICE
 
     def deal(self, setup: DealSetup, source: DeckSource) -> State:
         options = wire.OPTIONS.load(setup.options)
