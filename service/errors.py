@@ -135,9 +135,11 @@ class OverBudget(LimitExceeded):
 
 
 class NoMove(Located):
-    """A computer player's move asked for a seat that has none to make now (not its turn)."""
+    """A computer player's move asked for a seat that has none to make now (not its turn): like
+    a state that cannot arise, a request the rules cannot answer (422, so that a schema-valid
+    request is never refused with another status)."""
 
-    status, title, slug = 409, "This seat has no move now", "no-move"
+    status, title, slug = 422, "This seat has no move now", "no-move"
 
 
 class IllegalMove(Exception):

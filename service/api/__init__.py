@@ -84,7 +84,7 @@ Changes in 2.0 (breaking; README, "What changed in 2.0"):
 Changes in 2.1: the computer player, `suggest` and `sealed/suggest` (README, "Computer player"): a move
 for one seat, chosen only from what that seat may see, within a time budget (`budget_ms`, at most the
 server's `SUGGEST_MAX_BUDGET_MS`) or a sample count, with each weighed move's value. A seat with no
-move to make is a 409 problem.
+move to make is a 422 problem of type `no-move`.
 """
 
 

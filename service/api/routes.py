@@ -32,11 +32,11 @@ except PackageNotFoundError:  # running from a source tree that was never instal
 POST_ERRORS = {
     400: "The body is not JSON.",
     403: "The seat key is another seat's (a move), or not one of this hand's.",
-    409: "The seat has no move to make now.",
     413: "The body is larger than the configured limit.",
     415: "The body is not application/json.",
-    422: "The body breaks the schema, the state or match is inconsistent with the rules, or a "
-         "sealed token cannot be opened.",
+    422: "The body breaks the schema, the state or match is inconsistent with the rules, a "
+         "sealed token cannot be opened, or (suggest) the seat has no move or the budget is past "
+         "the server's limit.",
 }
 
 
@@ -150,7 +150,7 @@ def _examples(game: Game[Any, Any]) -> dict[str, Wire]:
 class Operation:
     """One POST path of every game: its operationId's verb, its summary and description (the
     docstring of its view), and the statuses of its own besides those of every POST (the seat
-    key's 403, the computer player's 409)."""
+    key's 403)."""
 
     name: str
     path: str
@@ -162,9 +162,9 @@ class Operation:
 SEAT_KEY = (403,)
 SUGGEST = """\
     The computer player's move for {seat}, chosen only from what that seat may see, within a time
-    budget, with the value it found for each move it weighed (README, "Computer player"). 409 when
-    the seat has no move to make now; 422 naming `/budget_ms` or `/samples` past the server's
-    limits."""
+    budget, with the value it found for each move it weighed (README, "Computer player"). 422 of
+    type `no-move` when the seat has no move to make now; 422 of type `over-budget` naming
+    `/budget_ms` or `/samples` past the server's limits."""
 OPEN = (
     Operation("deal", "/deal", "Deal", """\
         Deal a hand: reproducibly from the seed (shuffle v1, see the README), or in the order
@@ -175,7 +175,7 @@ OPEN = (
               "Every legal move of the seat to move (or of `seat`, out-of-turn moves included)."),
     Operation("view", "/view", "View", "What one seat may see."),
     Operation("spectator_view", "/spectator-view", "SpectatorView", "What a spectator may see."),
-    Operation("suggest", "/suggest", "Suggest", SUGGEST.format(seat="the seat"), errors=(409,)),
+    Operation("suggest", "/suggest", "Suggest", SUGGEST.format(seat="the seat")),
     Operation("score", "/score", "Score", """\
         Score a finished hand and carry the match forward (422 if the hand is not over). The hand
         is its final state, or a record: a start state and every move, each checked and applied."""),
@@ -197,7 +197,7 @@ SEALED = (
         own draws with their cards, another seat's as counts); without a key, a spectator's.""",
               errors=SEAT_KEY),
     Operation("suggest", "/sealed/suggest", "SealedSuggest",
-              SUGGEST.format(seat="the seat whose key is sent"), errors=(*SEAT_KEY, 409)),
+              SUGGEST.format(seat="the seat whose key is sent"), errors=SEAT_KEY),
     Operation("score", "/sealed/score", "SealedScore", """\
         Score a finished sealed hand: the breakdown, the standing sealed for the next deal, the
         seeds and the whole record, so that anyone can check the deal and every move."""),

@@ -4,16 +4,18 @@ It searches by determinization (perfect-information Monte Carlo, as the Schnapse
 OpenSpiel's samplers do): each sample deals the cards the seat cannot see again at random (the
 game's ``Advice.redeal``), plays every candidate move on that deal, and plays the hand on with the
 game's greedy policy, a random move one time in ``EXPLORE``, up to the game's horizon, where the
-game values it for the seat. The candidate with the best mean over the samples is the answer.
+game values it for the seat. The candidate with the best mean over the samples is the answer,
+when it beats the greedy player's own choice by more than the samples' noise (``Tally``).
 
 Each sample draws from its own generator, seeded from the request's seed and the sample's index
 (and every candidate's playout on it from the same one), so the same seed and sample count give
-the same answer; a time budget decides only how many
-samples there are, and a sample is counted only once every candidate has been played on it.
+the same answer; a time budget decides only how many samples there are, and a sample is counted
+only once every candidate has been played on it.
 """
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Sequence
@@ -44,7 +46,7 @@ class Weighed(Generic[M]):
 class Suggestion(Generic[M]):
     move: M
     weighed: list[Weighed[M]]
-    """Every candidate weighed, the best first."""
+    """Every candidate weighed: the move chosen first, then the others from the best."""
     samples: int
 
 
@@ -65,31 +67,63 @@ def suggest(game: Game[S, M], state: S, seat: int, *, seed: str, effort: Effort)
     if len(legal) == 1:
         return Suggestion(legal[0], [Weighed(legal[0], None)], 0)
     advice: Advice[S, M] = game.advice
-    candidates = _shortlist(advice, state, seat, legal, random.Random(f"{seed}/shortlist"))
-    totals = [0.0] * len(candidates)
-    samples = 0
-    while samples < effort.samples:
-        values = _sample(game, state, seat, candidates, f"{seed}/{samples}", effort.deadline)
+    greedy = advice.greedy(state, seat, legal)
+    candidates = _shortlist(advice.shortlist, legal, greedy, random.Random(f"{seed}/shortlist"))
+    tally = Tally(len(candidates), candidates.index(greedy))
+    while tally.samples < effort.samples:
+        values = _sample(game, state, seat, candidates, f"{seed}/{tally.samples}", effort.deadline)
         if values is None:
             break
-        totals = [t + v for t, v in zip(totals, values, strict=True)]
-        samples += 1
-    weighed = [Weighed(m, t / samples if samples else None) for m, t in zip(candidates, totals, strict=True)]
-    greedy = advice.greedy(state, seat, candidates)
-    # the best first; of equal values (few samples, or a hand decided either way) the greedy
-    # choice, then the listing's order (the sort is stable)
-    weighed.sort(key=lambda w: (-(w.value or 0.0), w.move != greedy))
-    return Suggestion(weighed[0].move, weighed, samples)
+        tally.add(values)
+    weighed = [Weighed(m, tally.mean(i)) for i, m in enumerate(candidates)]
+    chosen = candidates[tally.chosen()]
+    weighed.sort(key=lambda w: (w.move != chosen, -(w.value or 0.0)))  # stable: the listing's order
+    return Suggestion(chosen, weighed, tally.samples)
 
 
-def _shortlist(advice: Advice[S, M], state: S, seat: int, legal: list[M], rng: random.Random) -> list[M]:
-    """At most ``advice.shortlist`` candidates: the greedy choice and others drawn at random, in
-    the listing's order."""
-    if len(legal) <= advice.shortlist:
+CONFIDENCE = 1.0
+"""Standard errors by which a move's mean must beat the greedy choice's to be chosen over it."""
+
+
+class Tally:
+    """The candidates' values summed over the samples, and each one's paired differences with
+    the greedy choice's (squared), which tell a real lead from the samples' noise: the greedy
+    player is a fair player, and a move that beats it by less than the noise is no better."""
+
+    def __init__(self, candidates: int, greedy: int) -> None:
+        self.greedy, self.samples = greedy, 0
+        self.totals = [0.0] * candidates
+        self.squares = [0.0] * candidates
+
+    def add(self, values: list[float]) -> None:
+        base = values[self.greedy]
+        for i, value in enumerate(values):
+            self.totals[i] += value
+            self.squares[i] += (value - base) ** 2
+        self.samples += 1
+
+    def mean(self, index: int) -> float | None:
+        return self.totals[index] / self.samples if self.samples else None
+
+    def chosen(self) -> int:
+        """The best mean, when its lead over the greedy choice passes ``CONFIDENCE`` standard
+        errors of their paired differences; else the greedy choice."""
+        n = self.samples
+        if n < 2:
+            return self.greedy
+        best = max(range(len(self.totals)), key=lambda i: (self.totals[i], i == self.greedy))
+        lead = (self.totals[best] - self.totals[self.greedy]) / n
+        variance = max(0.0, self.squares[best] / n - lead * lead) * n / (n - 1)
+        return best if lead > CONFIDENCE * math.sqrt(variance / n) else self.greedy
+
+
+def _shortlist(most: int, legal: list[M], greedy: M, rng: random.Random) -> list[M]:
+    """At most ``most`` candidates: the greedy choice and others drawn at random, in the
+    listing's order."""
+    if len(legal) <= most:
         return legal
-    greedy = advice.greedy(state, seat, legal)
     others = [m for m in legal if m != greedy]
-    kept = {id(m) for m in rng.sample(others, advice.shortlist - 1)} | {id(greedy)}
+    kept = {id(m) for m in rng.sample(others, most - 1)} | {id(greedy)}
     return [m for m in legal if id(m) in kept]
 
 

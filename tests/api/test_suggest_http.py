@@ -68,10 +68,11 @@ def test_a_budget_past_the_servers_limit_is_refused_by_name(client: Any) -> None
     problem(client.post("/v1/games/sixty-six/suggest", json={**body, "budget_ms": "9"}), 422, "/budget_ms")
 
 
-def test_a_seat_with_no_move_is_a_409(client: Any) -> None:
+def test_a_seat_with_no_move_is_refused_by_name(client: Any) -> None:
     state = open_deal(client)
     answer = client.post("/v1/games/sixty-six/suggest", json={"state": state, "seat": 1 - state["to_move"]})
-    problem(answer, 409, "/seat")
+    problem(answer, 422, "/seat")
+    assert answer.json["type"].endswith(":no-move")
 
 
 def test_a_seat_past_the_table_is_refused(client: Any) -> None:
@@ -91,5 +92,5 @@ def test_a_sealed_suggestion_is_for_the_key_holders_seat_only(client: Any) -> No
     assert moved.json["legal"] is True
     problem(client.post("/v1/games/sixty-six/sealed/suggest", json=body), 422, "/seat_key")
     other = client.post("/v1/games/sixty-six/sealed/suggest", json={**body, "seat_key": dealt["seat_keys"][1 - seat]})
-    problem(other, 409, "/seat_key")
+    problem(other, 422, "/seat_key")
     problem(client.post("/v1/games/sixty-six/sealed/suggest", json={**body, "seat_key": "x" * 20}), 403, "/seat_key")
