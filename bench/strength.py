@@ -7,7 +7,7 @@ quarter of the budget. A hand is won, drawn or lost by the sign of ``Advice.valu
 the computer player's side; a table of more than two sides also gives the mean value with its
 95 % confidence interval. Results go to docs/strength.md.
 
-STRENGTH_HANDS (hands per match, default 200; a game may play fewer, ``HANDS``),
+STRENGTH_HANDS (hands per match, default 60; a game may play fewer, ``HANDS``),
 STRENGTH_BUDGET_CHECK=1 (as `make strength` sets it) first measures the budget (bench/suggest.py).
 STRENGTH_BUDGET_MS (default 100), STRENGTH_GAMES and STRENGTH_AGAINST (comma lists),
 STRENGTH_JOBS (processes, default 2), STRENGTH_SAMPLES (a cap on the samples per move besides the
@@ -37,7 +37,7 @@ from service.player import Effort, suggest
 Player = Callable[[Game[Any, Any], Any, int, random.Random], Any]
 OUT = Path("docs/strength.md")
 BUDGET_RUN = os.environ.get("STRENGTH_BUDGET_CHECK") == "1"
-HANDS: dict[str, int] = {"bezique": 40, "canasta": 40}
+HANDS: dict[str, int] = {"bezique": 20, "canasta": 20}
 """Hands per match of the games whose hands are long (a hand of Bezique is some 200 moves)."""
 
 
@@ -133,7 +133,7 @@ def matches(games: list[str], hands: int, budget_ms: float, samples: int) -> lis
 def main() -> None:
     games = [g for g in os.environ.get("STRENGTH_GAMES", ",".join(GAMES)).split(",") if g]
     timings = budget.measure(games, int(os.environ.get("SUGGEST_COUNT", "1000"))) if BUDGET_RUN else []
-    hands = int(os.environ.get("STRENGTH_HANDS", "200"))
+    hands = int(os.environ.get("STRENGTH_HANDS", "60"))
     budget_ms = float(os.environ.get("STRENGTH_BUDGET_MS", "100"))
     jobs = int(os.environ.get("STRENGTH_JOBS", "2"))
     samples = int(os.environ.get("STRENGTH_SAMPLES", "10000"))
