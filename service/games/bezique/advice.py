@@ -8,7 +8,7 @@ it can, takes a trick with a card it can spare, and keeps the cards that make de
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from math import exp
@@ -87,27 +87,19 @@ def greedy(state: State, seat: int, moves: Sequence[Move]) -> Move:
     holding = _Holding.of(state, seat)
     if state.phase is Phase.DECLARE:
         return _best_declaration(state, seat, moves, holding, odds)
-    order = rank_order(state.options)
-    trump = state.trump_suit
-    shown = {e.id: e for e in state.exposed[seat]}
-    before = holding.promise(odds)
-    losses: dict[object, float] = {}
-    promising = _promising(trump)
-
-    def cost(move: Play) -> tuple[float, bool, int]:
-        """What giving the card up costs: the holding's promise it takes, then its strength."""
-        # exposed cards alike in identity and tags cost alike
-        key = move.card if move.card is not None else shown[move.exposed_id or 0][2:]
-        if key not in losses and move.card is not None and move.card not in promising:
-            losses[key] = 0.0  # the promise reads only trump honours, bezique jacks and wild cards
-        elif key not in losses:
-            losses[key] = before - holding.without(move, shown).promise(odds)
-        played = _identity(move, shown)
-        return losses[key], played.suit == trump, order[played.rank]
-
     plays = [m for m in moves if isinstance(m, Play)]
     if not plays:
         return moves[0]
+    return _best_play(state, seat, plays, holding, odds)
+
+
+def _best_play(state: State, seat: int, plays: list[Play], holding: _Holding, odds: _Odds) -> Play:
+    """Take the trick with the cheapest card that covers if it can spare one, else play the
+    cheapest card."""
+    order = rank_order(state.options)
+    trump = state.trump_suit
+    shown = {e.id: e for e in state.exposed[seat]}
+    cost = _play_cost(holding, odds, shown, trump, order)
     if state.trick:
         best = _best_in_trick(state, order)
         winners = [m for m in plays if beats(_identity(m, shown), best, trump, order)]
@@ -116,6 +108,25 @@ def greedy(state: State, seat: int, moves: Sequence[Move]) -> Move:
             if cost(cheapest)[0] <= SPARE:
                 return cheapest
     return min(plays, key=cost)
+
+
+def _play_cost(holding: _Holding, odds: _Odds, shown: dict[int, Exposed], trump: str,
+               order: dict[str, int]) -> Callable[[Play], tuple[float, bool, int]]:
+    """What giving a card up costs: the holding's promise it takes, then its strength."""
+    before = holding.promise(odds)
+    losses: dict[object, float] = {}
+    promising = _promising(trump)
+
+    def cost(move: Play) -> tuple[float, bool, int]:
+        # exposed cards alike in identity and tags cost alike
+        key = move.card if move.card is not None else shown[move.exposed_id or 0][2:]
+        if key not in losses and move.card is not None and move.card not in promising:
+            losses[key] = 0.0  # the promise reads only trump honours, bezique jacks and wild cards
+        elif key not in losses:
+            losses[key] = before - holding.without(move, shown).promise(odds)
+        played = _identity(move, shown)
+        return losses[key], played.suit == trump, order[played.rank]
+    return cost
 
 
 SPARE = 5.0
