@@ -109,7 +109,7 @@ class Seat {
     if (answer.hand_id !== this.handId) fail(`seat ${this.seat} ${what}: another hand`, answer);
   }
 
-  /** Its turn: the first of its legal moves. */
+  /** Its turn: the computer player's move for its seat, which must be one of its legal moves. */
   async play(): Promise<Played> {
     await this.look();
     const listing = await this.client.POST(`${game}/sealed/legal-moves`, {
@@ -117,8 +117,15 @@ class Seat {
     if (!listing.data) fail(`seat ${this.seat} legal-moves`, listing.error);
     this.same(listing.data, "legal-moves");
     if (listing.data.to_move !== this.seat) fail(`seat ${this.seat} is not to move`, listing.data.to_move);
-    const move: Move | undefined = listing.data.moves[0];
-    if (move === undefined) fail(`seat ${this.seat} has nothing to play`, listing.data);
+    const advice = await this.client.POST(`${game}/sealed/suggest`, {
+      body: { token: this.token, seat_key: this.key, samples: 1, seed: "typescript" } });
+    if (!advice.data) fail(`seat ${this.seat} suggest`, advice.error);
+    this.same(advice.data, "suggest");
+    const move: Move = advice.data.move;
+    const weighed = advice.data.candidates.map((candidate) => candidate.value ?? 0);
+    if (weighed.length === 0) fail(`seat ${this.seat}: a suggestion weighs its move`, advice.data);
+    const text = JSON.stringify(move);
+    if (!listing.data.moves.some((listed) => JSON.stringify(listed) === text)) fail(`seat ${this.seat}: not a legal move`, move);
     const answer = await this.client.POST(`${game}/sealed/validate`, {
       body: { token: this.token, seat_key: this.key, move } });
     if (!answer.data) fail(`seat ${this.seat} validate`, answer.error);
