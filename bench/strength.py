@@ -121,7 +121,19 @@ def row(outcome: Outcome) -> str:
     mean, vlow, vhigh = mean_interval(outcome.values)
     return (f"| {m.game} | {m.players} | {m.opponent} | {m.hands} | {outcome.wins}/{outcome.draws}/"
             f"{outcome.losses} | {score / m.hands:.0%} ({low:.0%}–{high:.0%}) | "
-            f"{mean:+.2f} ({vlow:+.2f} to {vhigh:+.2f}) | {outcome.seconds:.0f} s |")
+            f"{mean:+.2f} ({vlow:+.2f} to {vhigh:+.2f}) | {verdict(m, score / m.hands, vlow, vhigh)} | "
+            f"{outcome.seconds:.0f} s |")
+
+
+def verdict(match: Match, share: float, low: float, high: float) -> str:
+    """The issue's bar for the row: two seats, a score share of 75 % against random and 60 %
+    against greedy; more, a mean value above 0 with 95 % confidence; against itself at a quarter
+    of the budget, not worse with 95 % confidence."""
+    if match.opponent == "smaller budget":
+        return "met" if high >= 0 else "not met"
+    if match.players == 2:
+        return "met" if share >= (0.75 if match.opponent == "random" else 0.60) else "not met"
+    return "met" if low > 0 else "not met"
 
 
 def matches(games: list[str], hands: int, budget_ms: float, samples: int) -> list[Match]:
@@ -149,7 +161,7 @@ def main() -> None:
 
 def report(timings: list[str], lines: list[str], budget_ms: float, jobs: int) -> str:
     head = ("| game | players | against | hands | won/drawn/lost | score share (95 % CI) | "
-            "mean value (95 % CI) | time |\n|---|---:|---|---:|---|---|---|---:|\n")
+            "mean value (95 % CI) | bar | time |\n|---|---:|---|---:|---|---|---|---|---:|\n")
     held = "" if not timings else (
         "## The budget\n\n" + budget.__doc__.split(chr(10) * 2)[0] + "\n\n" + budget.HEAD
         + "\n".join(timings) + "\n\n")
