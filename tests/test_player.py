@@ -50,10 +50,11 @@ def answer(game: Game[Any, Any], state: Any, seat: int) -> tuple[Any, list[tuple
     return found.move, [(w.move, w.value) for w in found.weighed]
 
 
-def disguised(game: Game[Any, Any], state: Any, seat: int, rng: random.Random, swaps: int = 60) -> Any:
+def disguised(game: Game[Any, Any], state: Any, seat: int | None, rng: random.Random, swaps: int = 60) -> Any:
     """``state`` with cards ``seat`` cannot see moved: two cards swapped wherever they lie, the swap
-    kept when the rules accept the result and the seat's view is unchanged."""
-    view = game.view(state, seat)
+    kept when the rules accept the result and the seat's view is unchanged (any seat's view, for
+    no seat: a state sent that no play leads to, which the consistency check still accepts)."""
+    view = game.view(state, seat) if seat is not None else None
     wire = game.dump_state(state)
     places = list(_card_places(wire))
     for _ in range(swaps):
@@ -65,7 +66,7 @@ def disguised(game: Game[Any, Any], state: Any, seat: int, rng: random.Random, s
             moved = game.load_state(wire)
         except InvalidState:
             moved = None
-        if moved is None or game.view(moved, seat) != view:
+        if moved is None or (seat is not None and game.view(moved, seat) != view):
             a_pile[a], b_pile[b] = b_pile[b], a_pile[a]
     return game.load_state(wire)
 
@@ -144,3 +145,16 @@ def test_every_suggestion_is_legal(game_id: str, players: int) -> None:
         found = suggest(game, state, seat, seed="legal", effort=Effort(1, NO_DEADLINE))
         assert accepts(game.check, state, found.move), found.move
         assert {w.move for w in found.weighed} <= set(game.legal_moves(state, seat))
+
+
+@pytest.mark.parametrize(("game_id", "players"), TABLES)
+def test_a_scrambled_state_the_rules_accept_gets_a_legal_answer(game_id: str, players: int) -> None:
+    """Cards swapped anywhere the consistency check allows, whatever any seat sees: a state a
+    client could send though no play leads to it. The search still answers a legal move."""
+    game, rng = GAMES[game_id], random.Random(f"scramble/{game_id}")
+    for state, seat in positions(game, players, hands=2, every=9):
+        scrambled = disguised(game, state, None, rng)
+        if game.to_move(scrambled) != seat:
+            continue
+        found = suggest(game, scrambled, seat, seed="scrambled", effort=Effort(2, NO_DEADLINE))
+        assert accepts(game.check, scrambled, found.move), found.move

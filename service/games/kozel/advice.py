@@ -102,9 +102,12 @@ def _hold_trumps(fresh: dict[int, list[Card]], holder: int, bounds: tuple[int, i
     mine = fresh[holder]
     while (count := sum(is_trump(c, trump) for c in mine)) < bounds[0] or count > bounds[1]:
         out_trump = count > bounds[1]
-        out = rng.choice([i for i, c in enumerate(mine) if is_trump(c, trump) == out_trump])
+        outs = [i for i, c in enumerate(mine) if is_trump(c, trump) == out_trump]
         swaps = [(s, i) for s in fresh if s != holder for i, c in enumerate(fresh[s])
                  if is_trump(c, trump) != out_trump]
+        if not outs or not swaps:
+            return  # a state sent that no play leads to: the deal stays as it came
+        out = rng.choice(outs)
         other, at = rng.choice(swaps)
         mine[out], fresh[other][at] = fresh[other][at], mine[out]
 
@@ -114,7 +117,8 @@ def _received_again(state: State, seat: int) -> State:
     if state.received_trump is None or _in_exchange_team(state, seat) or state.to_move is None:
         return state
     taker = state.hands[state.to_move]
-    return evolve(state, received_trump=next(c for c in taker if is_trump(c, state.trump or "")))
+    received = next((c for c in taker if is_trump(c, state.trump or "")), state.received_trump)
+    return evolve(state, received_trump=received)
 
 
 # --- the value of a hand -------------------------------------------------------------------------
