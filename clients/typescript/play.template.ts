@@ -118,7 +118,7 @@ class Seat {
     this.same(listing.data, "legal-moves");
     if (listing.data.to_move !== this.seat) fail(`seat ${this.seat} is not to move`, listing.data.to_move);
     const advice = await this.client.POST(`${game}/sealed/suggest`, {
-      body: { token: this.token, seat_key: this.key, samples: 1, seed: "typescript" } });
+      body: { token: this.token, seat_key: this.key, budget_ms: 1, seed: "typescript" } });
     if (!advice.data) fail(`seat ${this.seat} suggest`, advice.error);
     this.same(advice.data, "suggest");
     const move: Move = advice.data.move;
