@@ -137,17 +137,23 @@ def _sample(game: Game[S, M], state: S, seat: int, candidates: Sequence[M], stre
     values = []
     for move in candidates:
         after, _ = game.apply(dealt, move)
-        values.append(advice.value(play_out(game, advice, after, random.Random(f"{stream}/play")), seat))
-        if time.perf_counter() > deadline:
+        played = play_out(game, advice, after, random.Random(f"{stream}/play"), deadline)
+        if played is None:
             return None
+        values.append(advice.value(played, seat))
     return values
 
 
-def play_out(game: Game[S, M], advice: Advice[S, M], state: S, rng: random.Random) -> S:
+def play_out(game: Game[S, M], advice: Advice[S, M], state: S, rng: random.Random,
+             deadline: float) -> S | None:
     """The hand played on to its end or the game's horizon: greedily, but one move in ``EXPLORE``
     drawn at random among the moves of the kind the greedy player chose (another card, not a
-    claim or a close that would end the playout on a whim)."""
+    claim or a close that would end the playout on a whim). None once past ``deadline``: the
+    clock is read before every move, so that a budget is overrun by one move at most (a move of
+    a 150-card Canasta hand lists and weighs some 10 ms; a whole playout of it, 150)."""
     for _ in range(advice.horizon):
+        if time.perf_counter() > deadline:
+            return None
         seat = game.to_move(state)
         if seat is None:
             break

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from bench.hostile import canasta_every_card
 from service import create_app
 from service.config import Settings
 from service.games import GAMES
@@ -94,3 +95,14 @@ def test_a_sealed_suggestion_is_for_the_key_holders_seat_only(client: Any) -> No
     other = client.post("/v1/games/sixty-six/sealed/suggest", json={**body, "seat_key": dealt["seat_keys"][1 - seat]})
     problem(other, 422, "/seat_key")
     problem(client.post("/v1/games/sixty-six/sealed/suggest", json={**body, "seat_key": "x" * 20}), 403, "/seat_key")
+
+
+def test_the_largest_hand_is_searched_within_its_budget(client: Any) -> None:
+    """A 150-card Canasta hand (bench/hostile.py): each playout move lists and weighs some 10 ms,
+    and the clock is read before every one, so the budget is overrun by a move at most."""
+    state = canasta_every_card()
+    start = time.perf_counter()
+    found = client.post("/v1/games/canasta/suggest", json={"state": state, "seat": state["to_move"],
+                                                           "budget_ms": 50})
+    assert found.status_code == 200, found.json
+    assert time.perf_counter() - start < 0.15  # a whole playout past the deadline took 0.2 more
