@@ -21,8 +21,17 @@ WORKER_CLASS and THREADS override this for a machine where that measures otherwi
 
 import gc
 import os
+import tempfile
+from pathlib import Path
 
-from service.config import usable_cpus
+# The metrics' files, one set per process (service/metrics.py): set before prometheus-client is
+# first imported, which picks its multiprocess mode from this variable then. A directory of this
+# start's own unless the deployment names one (Kubernetes: on the pod's writable /tmp volume).
+os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="card-rules-metrics-"))
+METRICS_DIR = Path(os.environ["PROMETHEUS_MULTIPROC_DIR"])
+METRICS_DIR.mkdir(parents=True, exist_ok=True)
+
+from service.config import usable_cpus  # noqa: E402 (after the metrics' directory is set)
 
 bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WORKERS", usable_cpus()))  # the cores this container may use
@@ -36,6 +45,9 @@ worker_class = PROBLEM_WORKERS.get(worker_class, worker_class)
 threads = int(os.environ.get("THREADS", "1"))
 preload_app = True
 timeout = int(os.environ.get("TIMEOUT", "30"))
+# On SIGTERM each worker finishes the request it is in, for at most this long (a Kubernetes pod's
+# terminationGracePeriodSeconds is longer: deploy/kubernetes/deployment.yaml).
+graceful_timeout = int(os.environ.get("GRACEFUL_TIMEOUT", "30"))
 keepalive = 5
 accesslog = None  # the app logs one JSON line per request itself
 errorlog = "-"
@@ -45,5 +57,16 @@ loglevel = os.environ.get("LOG_LEVEL", "info").lower()
 def when_ready(server):  # noqa: ANN001, ANN201 (gunicorn's hook signature)
     """The preloaded app (schemas, compiled validators, the spec) lives as long as the process:
     freezing it keeps the garbage collector from walking it on every full collection, and from
-    touching, and so copying, the pages the workers share with the master."""
+    touching, and so copying, the pages the workers share with the master.
+
+    The metrics start from zero: files a previous start left (a restarted container keeps its
+    volume) and the master's own are removed before any worker counts."""
     gc.freeze()
+    for stale in METRICS_DIR.glob("*.db"):
+        stale.unlink()
+
+
+def child_exit(server, worker):  # noqa: ANN001, ANN201 (gunicorn's hook signature)
+    """A worker is gone (stopped, killed, timed out): its in-flight gauge leaves the sum."""
+    from service.metrics import process_ended
+    process_ended(worker.pid)

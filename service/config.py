@@ -11,6 +11,7 @@ from pathlib import Path
 from service.sealing import StateKey
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+REPLAY_STORE_DOWN = ("refuse", "serve")
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,15 @@ class Settings:
     that names a sample count instead stops at this time too."""
     suggest_max_samples: int = 10_000
     """The most samples one ``suggest`` may ask for; past it, a 422 naming ``/samples``."""
+    replay_store: str = ""
+    """The replay guard's Redis (``redis://host:6379/0``); empty: no guard, every token of a hand
+    plays (README, "Run at scale")."""
+    replay_store_down: str = "refuse"
+    """When the replay store does not answer: ``refuse`` sealed moves (503), or ``serve`` them
+    unguarded."""
+    replay_keep_seconds: int = 86_400
+    """How long the store keeps a hand's latest move after the move: a hand idle longer can be
+    played from any of its tokens again."""
     log_level: str = "INFO"
     cors_origins: tuple[str, ...] = ()
     """Origins allowed to call from a browser; ``*`` allows any. Empty: no CORS headers."""
@@ -42,6 +52,9 @@ class Settings:
         level = env.get("LOG_LEVEL", cls.log_level).upper()
         if level not in LOG_LEVELS:
             raise ValueError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}")
+        down = env.get("REPLAY_STORE_DOWN", cls.replay_store_down).strip().lower()
+        if down not in REPLAY_STORE_DOWN:
+            raise ValueError(f"REPLAY_STORE_DOWN must be one of {', '.join(REPLAY_STORE_DOWN)}")
         origins = tuple(o.strip() for o in env.get("CORS_ORIGINS", "").split(",") if o.strip())
         return cls(
             max_body_bytes=int(env.get("MAX_BODY_BYTES", cls.max_body_bytes)),
@@ -50,6 +63,9 @@ class Settings:
             suggest_budget_ms=int(env.get("SUGGEST_BUDGET_MS", cls.suggest_budget_ms)),
             suggest_max_budget_ms=int(env.get("SUGGEST_MAX_BUDGET_MS", cls.suggest_max_budget_ms)),
             suggest_max_samples=int(env.get("SUGGEST_MAX_SAMPLES", cls.suggest_max_samples)),
+            replay_store=env.get("REPLAY_STORE", cls.replay_store).strip(),
+            replay_store_down=down,
+            replay_keep_seconds=int(env.get("REPLAY_KEEP_SECONDS", cls.replay_keep_seconds)),
             log_level=level,
             cors_origins=origins,
             state_keys=StateKey.parse(env["STATE_KEYS"]) if env.get("STATE_KEYS", "").strip() else (),

@@ -92,17 +92,43 @@ class IllegalRecordedMove(InvalidState):
     title, slug = "Illegal move in the record", "illegal-recorded-move"
 
 
-class BadToken(Located):
+class TokenRefused(Located):
+    """A sealed request refused for its token or seat key; ``cause`` is a short code of why, for
+    the metrics (README, "Run at scale")."""
+
+    cause: str = "unreadable"
+
+    def __init__(self, pointer: str, message: str, *, cause: str | None = None) -> None:
+        super().__init__(pointer, message)
+        if cause is not None:
+            self.cause = cause
+
+
+class BadToken(TokenRefused):
     """A sealed token this server cannot open: not one of its tokens, altered, cut short, of
     another game or kind, or sealed with a key it no longer holds."""
 
     status, title, slug = 422, "This token cannot be opened", "bad-token"
 
 
-class WrongSeatKey(Located):
+class WrongSeatKey(TokenRefused):
     """A sealed request that acts or looks as a seat without that seat's key."""
 
-    status, title, slug = 403, "Not this seat's key", "wrong-seat-key"
+    status, title, slug, cause = 403, "Not this seat's key", "wrong-seat-key", "seat-key"
+
+
+class Replayed(TokenRefused):
+    """A move on a hand's token older than the hand's latest (the replay guard, ``REPLAY_STORE``):
+    the hand has moved on since, and its older tokens cannot play it again."""
+
+    status, title, slug, cause = 409, "This hand has moved on", "replayed", "replayed"
+
+
+class ReplayStoreDown(ServiceError):
+    """The replay guard's store did not answer, and the operator chose to refuse sealed moves
+    then (``REPLAY_STORE_DOWN=refuse``) rather than serve them unguarded."""
+
+    status, title, slug = 503, "The replay guard's store is unavailable", "replay-store-down"
 
 
 class WrongMode(Located):

@@ -150,21 +150,23 @@ class Keyring:
         try:
             raw = binascii.a2b_base64(token, strict_mode=True)
         except (binascii.Error, ValueError):
-            raise BadToken(at, "is not a token of this service (not base64)") from None
+            raise BadToken(at, "is not a token of this service (not base64)",
+                           cause="not-a-token") from None
         found_kind, found_game, key_id, rest = _read_header(raw, at)
         if found_kind != kind:
             raise BadToken(at, f"is a {KIND_NAMES.get(found_kind, 'token of another kind')}, "
-                               f"not a {KIND_NAMES[kind]}")
+                               f"not a {KIND_NAMES[kind]}", cause="other-kind")
         if found_game != game:
-            raise BadToken(at, f"is a {found_game} token: this path is for {game}")
+            raise BadToken(at, f"is a {found_game} token: this path is for {game}",
+                           cause="other-game")
         if key_id not in self._token_secret:
             raise BadToken(at, f"was sealed with key {key_id!r}, which this server does not hold "
-                               "(rotated out, or another deployment's)")
+                               "(rotated out, or another deployment's)", cause="unknown-key")
         header = raw[:len(raw) - len(rest)]
         try:
             plain = self._aead(key_id, rest[:SALT_BYTES]).decrypt(NONCE, rest[SALT_BYTES:], header)
         except (InvalidTag, ValueError):
-            raise BadToken(at, "has been altered or cut short") from None
+            raise BadToken(at, "has been altered or cut short", cause="altered") from None
         return _decompressed(plain, at)
 
     def _aead(self, key_id: str, salt: bytes) -> AESGCM:
@@ -181,7 +183,7 @@ class Keyring:
             raw = b""
         if hand.key_id not in self._seat_secret:
             raise WrongSeatKey(at, f"cannot be checked: this hand's seat keys were made with key "
-                                   f"{hand.key_id!r}, which this server no longer holds")
+                                   f"{hand.key_id!r}, which this server no longer holds", cause="unknown-key")
         seat = raw[0] if len(raw) == 1 + SEAT_MAC_BYTES else hand.seats
         expected = self._seat_key(hand.key_id, hand.hand_id, seat) if seat < hand.seats else ""
         if not expected or not hmac.compare_digest(seat_key, expected):
@@ -208,7 +210,7 @@ def _header(kind: bytes, game: str, key_id: str) -> bytes:
 
 
 def _short(at: str) -> BadToken:
-    return BadToken(at, "is not a token of this service (cut short)")
+    return BadToken(at, "is not a token of this service (cut short)", cause="not-a-token")
 
 
 def _read_header(raw: bytes, at: str) -> tuple[bytes, str, str, bytes]:
@@ -217,7 +219,7 @@ def _read_header(raw: bytes, at: str) -> tuple[bytes, str, str, bytes]:
         raise _short(at)
     if raw[0] != FORMAT:
         raise BadToken(at, f"is a token of format {raw[0]}, which this release does not read (it reads "
-                           f"format {FORMAT}): deal the hand again")
+                           f"format {FORMAT}): deal the hand again", cause="old-release")
     kind, game_end = raw[1:2], 3 + raw[2]
     if len(raw) <= game_end:
         raise _short(at)
@@ -227,7 +229,7 @@ def _read_header(raw: bytes, at: str) -> tuple[bytes, str, str, bytes]:
     try:
         return kind, raw[3:game_end].decode(), raw[game_end + 1:key_end].decode(), raw[key_end:]
     except UnicodeDecodeError:
-        raise BadToken(at, "is not a token of this service") from None
+        raise BadToken(at, "is not a token of this service", cause="not-a-token") from None
 
 
 def _decompressed(compressed: bytes, at: str) -> bytes:

@@ -18,7 +18,8 @@ this request now. It has no
 ``Retry-After``: the same request would most likely take as long again. (A gthread worker's
 arbiter heartbeat comes from its main thread, so a long request does not time it out.)
 
-Only gunicorn is imported here, never Flask: the master loads this module with its config.
+Only gunicorn (and the metrics) is imported here, never Flask: the master loads this module with
+its config.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ from gunicorn import util
 from gunicorn.workers.base import Worker
 from gunicorn.workers.gthread import ThreadWorker
 from gunicorn.workers.sync import SyncWorker
+
+from service.metrics import LIMIT_REFUSALS
 
 PROBLEM_TYPE = "application/problem+json"
 MAX_DETAIL = 300
@@ -105,6 +108,7 @@ class ProblemAnswers(Worker):
         quick shutdown (SIGQUIT, SIGINT)."""
         where = f" {req.method} {req.path}" if req is not None else " (request not read yet)"
         if self.timed_out:
+            LIMIT_REFUSALS.labels("TIMEOUT").inc()
             self.log.error("Request aborted at the worker timeout (%s s):%s", self.cfg.timeout, where)
             return problem_answer(503, "Service Unavailable",
                                   f"the request took longer than the worker timeout ({self.cfg.timeout} s)")

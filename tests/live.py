@@ -1,5 +1,6 @@
 """A live gunicorn process started with exactly the command line the Dockerfile runs, and Debian's
-nginx running deploy/nginx.conf with its placeholders filled as compose.yaml fills them."""
+nginx running deploy/nginx.conf with its placeholders filled as compose.yaml fills them (in front
+of one instance, or of several)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -72,16 +73,22 @@ def nginx_binary() -> str:
     return found
 
 
-def nginx_conf(upstream: str, listen: str) -> str:
-    """deploy/nginx.conf with only its placeholders filled, as compose.yaml and `make soak` do."""
+def nginx_conf(upstream: str | Sequence[str], listen: str) -> str:
+    """deploy/nginx.conf with only its placeholders filled, as compose.yaml and `make soak` do:
+    ``upstream`` is one host:port or several (the replicas), a ``server`` line each."""
+    upstreams = [upstream] if isinstance(upstream, str) else list(upstream)
+    assert upstreams, "at least one upstream"
+    servers = "\n        ".join(f"server {address} max_fails=1 fail_timeout=2s;" for address in upstreams)
     conf = (ROOT / "deploy" / "nginx.conf").read_text()
-    return conf.replace("@UPSTREAM@", upstream).replace("@LISTEN@", listen)
+    assert "@SERVERS@" in conf and "@LISTEN@" in conf, "deploy/nginx.conf has its placeholders"
+    return conf.replace("@SERVERS@", servers).replace("@LISTEN@", listen)
 
 
 @contextmanager
-def nginx(upstream: str, listen: str | None = None) -> Iterator[str]:
-    """nginx in front of ``upstream`` (host:port), on ``listen`` (a free loopback port if not
-    given); yields its URL. A start that fails raises with nginx's messages."""
+def nginx(upstream: str | Sequence[str], listen: str | None = None) -> Iterator[str]:
+    """nginx in front of ``upstream`` (host:port, or a list of them: one upstream server each,
+    round-robin), on ``listen`` (a free loopback port if not given); yields its URL. A start that
+    fails raises with nginx's messages."""
     listen = listen or f"127.0.0.1:{free_port()}"
     host, port = listen.rsplit(":", 1)
     with tempfile.TemporaryDirectory() as prefix, Path(prefix, "stderr").open("wb") as stderr:

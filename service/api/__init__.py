@@ -12,12 +12,13 @@ import flask_smorest
 from flask import Flask
 from flask_smorest.utils import prepare_response
 
-from service.api import docs, limits, observability, openapi, problems
+from service.api import docs, limits, metering, observability, openapi, problems
 from service.api.parsing import CompiledParser, CompiledValidators
-from service.api.routes import game_blueprint, meta_blueprint
+from service.api.routes import game_blueprint, meta_blueprint, metered_routes
 from service.api.schemas import Problem
 from service.config import Settings
 from service.games.base import Game
+from service.replay import guard
 from service.sealing import Keyring, StateKey
 
 DESCRIPTION = """\
@@ -85,6 +86,11 @@ Changes in 2.1: the computer player, `suggest` and `sealed/suggest` (README, "Co
 for one seat, chosen only from what that seat may see, within a time budget (`budget_ms`, at most the
 server's `SUGGEST_MAX_BUDGET_MS`) or a sample count, with each weighed move's value. A seat with no
 move to make is a 422 problem of type `no-move`.
+
+Changes in 2.2: the replay guard (README, "Run at scale"), when the server runs one: a sealed
+`validate` on a token older than its hand's latest is a 409 problem of type `replayed` naming
+`/token` (the same move sent again on the same token is answered again, so a retry is safe), and a
+503 of type `replay-store-down`, with `Retry-After`, when the guard's store does not answer.
 """
 
 
@@ -119,7 +125,7 @@ def init_api(app: Flask, settings: Settings, games: Mapping[str, Game[Any, Any]]
     keyring = Keyring(keys)
     app.config.update(
         API_TITLE="Card rules service",
-        API_VERSION="2.1",
+        API_VERSION="2.2",
         OPENAPI_VERSION="3.1.0",
         API_SPEC_OPTIONS={"info": {"description": DESCRIPTION}},
         MAX_CONTENT_LENGTH=settings.max_body_bytes,
@@ -127,13 +133,16 @@ def init_api(app: Flask, settings: Settings, games: Mapping[str, Game[Any, Any]]
     )
     api = Api(app, spec_kwargs={"extra_plugins": [openapi.SchemaKeywords()]})
     openapi.install(api.ma_plugin)
-    observability.install(app, settings)
+    observability.install(app, settings, metering.Meter(metered_routes(tuple(games))))
     limits.install(app, settings)
     validators = CompiledValidators(lambda: api.spec.to_dict()["components"]["schemas"])
     parser = CompiledParser(validators, max_bytes=settings.max_body_bytes)
     api.register_blueprint(meta_blueprint(Blueprint, games))
+    replay = guard(settings.replay_store, keep_s=settings.replay_keep_seconds,
+                   refuse_when_down=settings.replay_store_down == "refuse")
     for game in games.values():
-        api.register_blueprint(game_blueprint(Blueprint, game, parser, keyring, settings))
+        api.register_blueprint(game_blueprint(Blueprint, game, parser, keyring, settings, replay))
     app.register_blueprint(docs.blueprint(api.spec.to_dict))
+    app.register_blueprint(metering.blueprint())
     parser.compile_expected()  # before gunicorn forks its workers (preload_app)
     return api

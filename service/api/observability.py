@@ -1,6 +1,7 @@
-"""Request ids, one JSON log line per request, and CORS by configuration.
+"""Request ids, one JSON log line per request, CORS by configuration, and each request counted
+for the metrics (``service.api.metering``).
 
-All three live in one WSGI middleware around the Flask app rather than in Flask hooks: the hooks
+All four live in one WSGI middleware around the Flask app rather than in Flask hooks: the hooks
 and their context-local lookups cost more than the rules of a whole move. The access line is one
 ``os.write`` of one JSON object, which also keeps lines from concurrent workers whole.
 """
@@ -18,6 +19,7 @@ from typing import Any
 import orjson
 from flask import Flask, request
 
+from service.api.metering import Meter
 from service.config import Settings
 
 REQUEST_ID = "X-Request-ID"
@@ -74,10 +76,10 @@ def request_id() -> str | None:
 
 
 class Observed:
-    """WSGI middleware: the request id in and out, CORS headers, and the access line."""
+    """WSGI middleware: the request id in and out, CORS headers, the access line and the count."""
 
-    def __init__(self, app: WsgiApp, settings: Settings, *, log_fd: int = 2) -> None:
-        self.app = app
+    def __init__(self, app: WsgiApp, settings: Settings, meter: Meter, *, log_fd: int = 2) -> None:
+        self.app, self.meter = app, meter
         self.origins = frozenset(settings.cors_origins)
         self.logging = logging.getLevelName(settings.log_level) <= logging.INFO
         self.fd = log_fd  # standard error, where gunicorn's own log goes too
@@ -97,9 +99,12 @@ class Observed:
                 self._cors(environ, headers)
             return start_response(status, headers, exc_info)
 
+        self.meter.started()
         answer = self.app(environ, start)
+        status = int(status_line[:3]) if status_line else 500
+        self.meter.answered(environ, status, time.perf_counter() - started)
         if self.logging:
-            self._log(environ, rid, status_line, started)
+            self._log(environ, rid, status, started)
         return answer
 
     def _cors(self, environ: dict[str, Any], headers: list[tuple[str, str]]) -> None:
@@ -122,7 +127,7 @@ class Observed:
             headers.append(("Access-Control-Allow-Headers", f"Content-Type, {REQUEST_ID}"))
             headers.append(("Access-Control-Max-Age", "600"))
 
-    def _log(self, environ: dict[str, Any], rid: str, status: str, started: float) -> None:
+    def _log(self, environ: dict[str, Any], rid: str, status: int, started: float) -> None:
         now = time.perf_counter()
         line = {
             "ts": round(time.time(), 3),
@@ -132,13 +137,13 @@ class Observed:
             "request_id": rid,
             "method": environ["REQUEST_METHOD"],
             "path": environ.get("PATH_INFO", ""),
-            "status": int(status[:3]) if status else None,
+            "status": status,
             "duration_ms": round((now - started) * 1000, 3),
         }
         with suppress(OSError):  # a closed or full log stream must not fail the request
             os.write(self.fd, orjson.dumps(line, option=orjson.OPT_APPEND_NEWLINE))
 
 
-def install(app: Flask, settings: Settings) -> None:
+def install(app: Flask, settings: Settings, meter: Meter) -> None:
     configure_logging(settings.log_level)
-    app.wsgi_app = Observed(app.wsgi_app, settings)  # type: ignore[method-assign]
+    app.wsgi_app = Observed(app.wsgi_app, settings, meter)  # type: ignore[method-assign]

@@ -14,6 +14,7 @@ from service.api.sealed import SealedTable, Sealer, TokenHand
 from service.errors import FieldError, IllegalMove, NoMove, SchemaViolation
 from service.games.base import Game, Wire
 from service.player import suggest
+from service.replay import NO_GUARD, ReplayGuard
 from service.sealing import Keyring
 
 
@@ -105,15 +106,16 @@ class OpenOperations(Operations):
 
 class SealedOperations(Operations):
     """The hand travels as a token, and each seat proves itself with its key; a seat (or a
-    spectator) may also ask for the events since a move."""
+    spectator) may also ask for the events since a move. With a replay guard, a hand's moves
+    are played from its latest token only."""
 
     def __init__(self, game: Game[Any, Any], keyring: Keyring, *, max_listing: int,
-                 search: SearchLimits = DEFAULT_SEARCH) -> None:
+                 search: SearchLimits = DEFAULT_SEARCH, guard: ReplayGuard = NO_GUARD) -> None:
         super().__init__(game, max_listing=max_listing, search=search)
-        self.sealer = Sealer(game, keyring)
+        self.sealer, self.guard = Sealer(game, keyring), guard
 
     def hand(self, body: Wire) -> TokenHand:
-        return TokenHand(self.sealer, body)
+        return TokenHand(self.sealer, body, self.guard)
 
     def table(self, body: Wire) -> Table:
         return SealedTable(self.sealer, body)

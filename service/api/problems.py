@@ -8,6 +8,7 @@ import orjson
 from flask import Flask, Response, current_app, request
 from werkzeug.exceptions import HTTPException, InternalServerError
 
+from service.api import metering
 from service.api.observability import request_id as current_request_id
 from service.errors import FieldError, LimitExceeded, ServiceError, UnknownGame
 
@@ -51,9 +52,15 @@ def problem(
 
 
 def service_problem(error: ServiceError) -> Response:
-    """The problem document of one of the service's errors."""
+    """The problem document of one of the service's errors (a 503 with ``Retry-After``: it is
+    the store's, and passes)."""
+    metering.refused(error)
     limit = {"name": error.limit, "value": error.value} if isinstance(error, LimitExceeded) else None
-    return problem(error.status, error.title, error.detail, slug=error.slug, errors=error.errors, limit=limit)
+    response = problem(error.status, error.title, error.detail, slug=error.slug, errors=error.errors,
+                       limit=limit)
+    if error.status == 503:
+        response.headers["Retry-After"] = "1"
+    return response
 
 
 def _http_error(error: HTTPException) -> Response:

@@ -13,6 +13,7 @@ from typing import Any
 import orjson
 from flask import Response
 
+from service.api import metering
 from service.api.envelopes import Envelope, envelopes
 from service.api.limits import SearchLimits
 from service.api.operations import OpenOperations, SealedOperations
@@ -21,6 +22,7 @@ from service.api.schemas import GameDetail, GameList, Health, Problem
 from service.cards import SeedStream
 from service.config import Settings
 from service.games.base import DealSetup, Game, GameInfo, Wire
+from service.replay import ReplayGuard
 from service.sealing import Keyring
 
 try:
@@ -34,9 +36,12 @@ POST_ERRORS = {
     403: "The seat key is another seat's (a move), or not one of this hand's.",
     413: "The body is larger than the configured limit.",
     415: "The body is not application/json.",
+    409: "The hand has moved on: a move on a token older than the hand's latest (the replay "
+         "guard, when the server runs one).",
     422: "The body breaks the schema, the state or match is inconsistent with the rules, a "
          "sealed token cannot be opened, or (suggest) the seat has no move or the budget is past "
          "the server's limit.",
+    503: "The replay guard's store did not answer (when the server refuses moves then); retry.",
 }
 
 
@@ -160,6 +165,8 @@ class Operation:
 
 
 SEAT_KEY = (403,)
+GUARDED = (403, 409, 503)
+"""A sealed move's: the seat key's, and the replay guard's."""
 SUGGEST = """\
     The computer player's move for {seat}, chosen only from what that seat may see, within a time
     budget, with the value it found for each move it weighed (README, "Computer player"). 422 of
@@ -186,7 +193,8 @@ SEALED = (
         commitment to the server's seed (README, "Sealed mode")."""),
     Operation("validate", "/sealed/validate", "SealedValidate", """\
         Is the mover's move legal? If so, the new token, and the events as the mover and as
-        everyone may see them.""", errors=SEAT_KEY),
+        everyone may see them. With the server's replay guard, only the hand's latest token
+        plays (409 for an older one).""", errors=GUARDED),
     Operation("legal_moves", "/sealed/legal-moves", "SealedLegalMoves",
               "Every legal move of the seat whose key is sent (none without a key).", errors=SEAT_KEY),
     Operation("view", "/sealed/view", "SealedView", "What the seat whose key is sent may see.",
@@ -205,7 +213,7 @@ SEALED = (
 
 
 def game_blueprint(blueprint_class: Any, game: Game[Any, Any], parser: CompiledParser,
-                   keyring: Keyring, settings: Settings) -> Any:
+                   keyring: Keyring, settings: Settings, guard: ReplayGuard) -> Any:
     """The paths of one game, with that game's schemas: its detail, and each operation of each
     mode served by its handler (``service.api.operations``)."""
     info = game.info
@@ -225,12 +233,20 @@ def game_blueprint(blueprint_class: Any, game: Game[Any, Any], parser: CompiledP
 
     most, search = settings.max_listing, SearchLimits.of(settings)
     modes = ((OPEN, OpenOperations(game, max_listing=most, search=search), open_envelopes),
-             (SEALED, SealedOperations(game, keyring, max_listing=most, search=search), sealed_envelopes))
+             (SEALED, SealedOperations(game, keyring, max_listing=most, search=search, guard=guard),
+              sealed_envelopes))
     for operations, handlers, envelope in modes:
         for operation in operations:
             _register(bp, operation, getattr(handlers, operation.name), envelope[operation.name],
                       example=examples.get(operation.path), operation_id=_operation_id(info, operation.verb))
     return bp
+
+
+def metered_routes(game_ids: tuple[str, ...]) -> dict[str, metering.Route]:
+    """Every path of the service with the labels it is counted by."""
+    modes = (("open", OPEN), ("sealed", SEALED))
+    operations = [(op.name, op.path, mode) for mode, ops in modes for op in ops]
+    return metering.routes(game_ids, operations)
 
 
 def _operation_id(info: GameInfo, verb: str) -> str:
@@ -242,7 +258,10 @@ def _operation_id(info: GameInfo, verb: str) -> str:
 def _register(bp: Any, operation: Operation, handler: Callable[[Wire], Wire], envelope: Envelope, *,
               example: Wire | None, operation_id: str) -> None:
     def view(body: Wire) -> Response:
-        return json_response(handler(body))
+        answer = handler(body)
+        if answer.get("legal") is False:
+            metering.illegal(answer["reason"]["code"])
+        return json_response(answer)
 
     view.__name__, view.__doc__ = operation.name, inspect.cleandoc(operation.doc)
     documented: Any = view

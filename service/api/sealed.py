@@ -32,6 +32,7 @@ from service.errors import (
     WrongSeatKey,
 )
 from service.games.base import DealSetup, Event, Game, Wire
+from service.replay import NO_GUARD, ReplayGuard
 from service.sealing import HAND, MATCH, Keyring, commitment, data, new_id, new_server_seed, shuffle_seed
 
 
@@ -94,10 +95,10 @@ class SealedHand:
                               state, head["move_number"], newline + history)
         except KeyError as missing:
             raise BadToken(at, f"was sealed by a release whose hands this one cannot read (no "
-                               f"{missing.args[0]!r}): deal the hand again") from None
+                               f"{missing.args[0]!r}): deal the hand again", cause="old-release") from None
         except (TypeError, ValueError, AttributeError, IndexError):
             raise BadToken(at, "was sealed by a release whose hands this one cannot read: deal "
-                               "the hand again") from None
+                               "the hand again", cause="old-release") from None
 
     def start(self, game: Game[Any, Any]) -> Any:
         """The state dealt: the deal of the joined seeds at this table (its seats, its dealer,
@@ -141,7 +142,7 @@ class SealedMatch:
                                wire["match"])
         except KeyError as missing:
             raise BadToken(at, f"was sealed by a release whose matches this one cannot read (no "
-                               f"{missing.args[0]!r})") from None
+                               f"{missing.args[0]!r})", cause="old-release") from None
 
 
 class Sealer:
@@ -166,8 +167,8 @@ class Sealer:
 class TokenHand:
     """The hand a ``token`` holds, and the seat its ``seat_key`` proves (none: a spectator)."""
 
-    def __init__(self, sealer: Sealer, body: Wire) -> None:
-        self.sealer, self.game = sealer, sealer.game
+    def __init__(self, sealer: Sealer, body: Wire, guard: ReplayGuard = NO_GUARD) -> None:
+        self.sealer, self.game, self.guard = sealer, sealer.game, guard
         self.sealed = sealer.open(body["token"], "/token")
         self.state, self.match = self.sealed.state, self.sealed.match
         key = body.get("seat_key")
@@ -187,16 +188,19 @@ class TokenHand:
             raise WrongSeatKey("/seat_key", f"this is seat {self.seat}'s key; the move is seat "
                                             f"{wire['seat']}'s")
         if self.sealed.move_number >= MAX_RECORD_MOVES:  # bounds a token, and a replay of its events
-            raise BadToken("/token", f"this hand has had {MAX_RECORD_MOVES} moves, the most a record holds")
+            raise BadToken("/token", f"this hand has had {MAX_RECORD_MOVES} moves, the most a record holds",
+                           cause="record-full")
         return load_move(self.game, wire, "/move")
 
     def refused(self, refusal: IllegalMove) -> Wire:
+        self.guard.check(self.sealed.hand_id, self.sealed.move_number)
         return {"legal": False, "reason": refusal_wire(refusal), **self.ids()}
 
     def moved(self, move: Any, state: Any, events: list[Event]) -> Wire:
         game, types = self.game, self.game.info.event_types
-        every = told(types, events, EVERY_SEAT)
-        self.sealed = self.sealed.after(game.dump_move(move), every, state)
+        every, wire = told(types, events, EVERY_SEAT), game.dump_move(move)
+        self.guard.advance(self.sealed.hand_id, self.sealed.move_number, wire)
+        self.sealed = self.sealed.after(wire, every, state)
         return {"legal": True, "token": self.sealer.seal(self.sealed),
                 "events": redacted(types, every, self.seat), "public_events": redacted(types, every, None),
                 "to_move": game.to_move(state), **self.ids()}
