@@ -1,7 +1,7 @@
 # Two commands matter: `make run` and `make test`. Each sets up .venv from pyproject.toml itself;
 # `make run` installs the service alone, `make test` adds the test tools and the system packages
 # the page, client and proxy tests need (Debian's chromium and nginx; Node and npm are on every
-# machine here).
+# machine here), and Debian's redis-server for the replay guard's tests.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -29,6 +29,7 @@ system-deps:
 	@command -v chromium >/dev/null || { apt-get update -q && apt-get install -y -q chromium; }
 	@command -v npm >/dev/null || { apt-get update -q && apt-get install -y -q nodejs npm; }
 	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || { apt-get update -q && apt-get install -y -q nginx-light; }
+	@command -v redis-server >/dev/null || { apt-get update -q && apt-get install -y -q redis-server; }
 
 lint: $(BIN)/.dev
 	$(BIN)/ruff check service tests bench examples
@@ -43,8 +44,7 @@ spec: $(BIN)/.service
 bench: $(BIN)/.dev
 	$(BIN)/python -m bench
 
-soak: $(BIN)/.dev
-	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || { apt-get update -q && apt-get install -y -q nginx-light; }
+soak: $(BIN)/.dev system-deps
 	$(BIN)/python -m bench.soak
 
 # The computer player: its budget over HTTP (1,000 suggestions per game), then its tournaments

@@ -1,0 +1,229 @@
+"""The replay guard (``REPLAY_STORE``) against a real redis-server: a sealed hand plays forward
+from its latest token only, a retry of the same move is answered again, two requests racing on
+one token have exactly one winner, and a store that is down refuses or serves as configured."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import redis
+
+from service import create_app
+from service.config import Settings
+from service.games import GAMES
+from service.replay import KEY_PREFIX
+from tests.api.test_sealed_games import KEY
+from tests.live import free_port, gunicorn
+from tests.live_redis import redis_server
+
+pytestmark = pytest.mark.xdist_group("live")
+REPLAYED = "urn:card-rules:problem:replayed"
+
+
+@pytest.fixture(scope="module")
+def store() -> Iterator[str]:
+    with redis_server() as url:
+        yield url
+
+
+def client_of(url: str, **settings: Any) -> Any:
+    return create_app(Settings(state_keys=(KEY,), replay_store=url, **settings)).test_client()
+
+
+@pytest.fixture(scope="module")
+def client(store: str) -> Any:
+    return client_of(store)
+
+
+def dealt(client: Any, game: str, seed: str = "replay") -> dict[str, Any]:
+    answer = client.post(f"/v1/games/{game}/sealed/deal", json={"seed": seed})
+    assert answer.status_code == 200, answer.json
+    return dict(answer.json)
+
+
+def moves(client: Any, game: str, token: str, seat_key: str) -> list[dict[str, Any]]:
+    answer = client.post(f"/v1/games/{game}/sealed/legal-moves", json={"token": token, "seat_key": seat_key})
+    assert answer.status_code == 200, answer.json
+    return list(answer.json["moves"])
+
+
+def move(client: Any, game: str, token: str, seat_key: str, chosen: dict[str, Any]) -> Any:
+    return client.post(f"/v1/games/{game}/sealed/validate",
+                       json={"token": token, "seat_key": seat_key, "move": chosen})
+
+
+def branching(client: Any, game: str, seed: str = "replay") -> tuple[str, str, list[dict[str, Any]]]:
+    """A token of a fresh hand whose mover has two moves or more (a Canasta hand opens with its
+    one draw), its mover's key, and the moves."""
+    hand = dealt(client, game, seed)
+    token, seat = hand["token"], hand["to_move"]
+    while len(listed := moves(client, game, token, hand["seat_keys"][seat])) < 2:
+        answer = move(client, game, token, hand["seat_keys"][seat], listed[0])
+        token, seat = answer.json["token"], answer.json["to_move"]
+    return token, hand["seat_keys"][seat], listed
+
+
+def assert_replayed(answer: Any) -> None:
+    assert answer.status_code == 409, answer.json
+    assert answer.mimetype == "application/problem+json"
+    assert answer.json["type"] == REPLAYED
+    assert answer.json["errors"][0]["pointer"] == "/token"
+    assert "moved on" in answer.json["detail"]
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_an_older_token_cannot_play_another_move(client: Any, game: str) -> None:
+    token, key, (first, second, *_) = branching(client, game)
+    assert move(client, game, token, key, first).json["legal"] is True
+    assert_replayed(move(client, game, token, key, second))
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_the_same_move_again_is_answered_again(client: Any, game: str) -> None:
+    """A retry (the first answer lost between the service and the client) gets the same hand."""
+    hand = dealt(client, game)
+    key = hand["seat_keys"][hand["to_move"]]
+    chosen = moves(client, game, hand["token"], key)[0]
+    once, again = (move(client, game, hand["token"], key, chosen) for _ in range(2))
+    assert once.status_code == again.status_code == 200, again.json
+    assert once.json["public_events"] == again.json["public_events"]
+    assert once.json["move_number"] == again.json["move_number"] == 1
+    views = [client.post(f"/v1/games/{game}/sealed/view", json={"token": a.json["token"], "seat_key": key}).json
+             for a in (once, again)]
+    assert views[0] == views[1]
+
+
+def test_a_hand_plays_to_its_end_and_only_its_latest_token_plays(client: Any) -> None:
+    game = "sixty-six"
+    hand = dealt(client, game, "to the end")
+    token, keys, tokens = hand["token"], hand["seat_keys"], []
+    seat = hand["to_move"]
+    while seat is not None:
+        tokens.append(token)
+        answer = move(client, game, token, keys[seat], moves(client, game, token, keys[seat])[0])
+        assert answer.status_code == 200 and answer.json["legal"], answer.json
+        token, seat = answer.json["token"], answer.json["to_move"]
+    assert client.post(f"/v1/games/{game}/sealed/score", json={"token": token}).status_code == 200
+    for number, old in enumerate(tokens[:-1]):  # every earlier token, each with another move than its own
+        view = client.post(f"/v1/games/{game}/sealed/view", json={"token": old, "seat_key": keys[0]}).json
+        mover = view["view"]["to_move"]
+        listed = moves(client, game, old, keys[mover])
+        if len(listed) > 1:
+            assert_replayed(move(client, game, old, keys[mover], listed[-1]))
+        assert number < len(tokens)
+
+
+def test_an_illegal_move_on_an_older_token_is_refused_as_replayed_not_judged(client: Any) -> None:
+    game = "sixty-six"
+    hand = dealt(client, game, "illegal")
+    key = hand["seat_keys"][hand["to_move"]]
+    other = hand["seat_keys"][1 - hand["to_move"]]
+    legal = moves(client, game, hand["token"], key)
+    view = client.post(f"/v1/games/{game}/sealed/view", json={"token": hand["token"], "seat_key": other}).json
+    foreign = {**legal[0], "cards": [view["view"]["hand"][0]]}  # a card of the other seat's hand
+    refused = move(client, game, hand["token"], key, foreign)
+    assert refused.status_code == 200 and refused.json["legal"] is False  # the latest token: judged
+    assert move(client, game, hand["token"], key, legal[0]).json["legal"] is True
+    assert_replayed(move(client, game, hand["token"], key, foreign))
+
+
+def test_an_entry_past_its_time_lets_an_older_token_play_again(store: str) -> None:
+    """REPLAY_KEEP_SECONDS bounds the store: a hand idle longer is unguarded (README)."""
+    client = client_of(store, replay_keep_seconds=1)
+    token, key, (first, second, *_) = branching(client, "bura", "expiry")
+    moved = move(client, "bura", token, key, first)
+    assert moved.status_code == 200
+    assert redis.Redis.from_url(store).ttl(KEY_PREFIX + moved.json["hand_id"]) in (0, 1)
+    time.sleep(1.2)
+    assert move(client, "bura", token, key, second).status_code == 200
+
+
+def _down_store_url() -> str:
+    return f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
+
+
+def test_a_store_that_is_down_refuses_moves_by_default() -> None:
+    client = client_of(_down_store_url())
+    hand = dealt(client, "sixty-six")
+    key = hand["seat_keys"][hand["to_move"]]
+    answer = move(client, "sixty-six", hand["token"], key, moves(client, "sixty-six", hand["token"], key)[0])
+    assert answer.status_code == 503, answer.json
+    assert answer.json["type"] == "urn:card-rules:problem:replay-store-down"
+    assert answer.headers["Retry-After"] == "1"
+    counted = client.get("/metrics").data.decode()
+    assert 'card_rules_replay_store_errors_total{action="refused"}' in counted
+
+
+def test_a_store_that_is_down_can_be_served_through() -> None:
+    client = client_of(_down_store_url(), replay_store_down="serve")
+    token, key, (first, second, *_) = branching(client, "sixty-six")
+    assert move(client, "sixty-six", token, key, first).status_code == 200
+    assert move(client, "sixty-six", token, key, second).status_code == 200  # unguarded
+    assert 'card_rules_replay_store_errors_total{action="served"}' in client.get("/metrics").data.decode()
+
+
+def test_a_store_that_stops_answering_is_down_within_its_timeout(store: str, client: Any) -> None:
+    """A Redis that hangs (DEBUG SLEEP holds it for 2 s) costs a move at most the store's
+    timeout (0.25 s) and a retry, not the hang."""
+    hand = dealt(client, "sixty-six", "hang")
+    key = hand["seat_keys"][hand["to_move"]]
+    chosen = moves(client, "sixty-six", hand["token"], key)[0]
+    sleeper = threading.Thread(target=lambda: redis.Redis.from_url(store).execute_command("DEBUG", "SLEEP", "2"))
+    sleeper.start()
+    time.sleep(0.2)
+    started = time.perf_counter()
+    answer = move(client, "sixty-six", hand["token"], key, chosen)
+    took = time.perf_counter() - started
+    sleeper.join()
+    assert answer.status_code == 503, answer.json
+    assert took < 1.0
+    assert move(client, "sixty-six", hand["token"], key, chosen).status_code == 200  # back: the move plays
+
+
+def _post(url: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    request = urllib.request.Request(url, data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return answer.status, json.load(answer)
+    except urllib.error.HTTPError as error:
+        return error.code, json.load(error)
+
+
+def test_two_requests_racing_on_one_token_have_exactly_one_winner(store: str) -> None:
+    """Against the gunicorn server (two workers, so the two requests run at once): 40 races, each
+    two different moves on the same token, started together."""
+    with gunicorn(REPLAY_STORE=store, STATE_KEYS=f"{KEY.id}:{_secret()}") as url:
+        base = f"{url}/v1/games/bura/sealed"
+        outcomes = []
+        for race in range(40):
+            status, hand = _post(f"{base}/deal", {"seed": f"race {race}"})
+            assert status == 200, hand
+            key = hand["seat_keys"][hand["to_move"]]
+            _, listed = _post(f"{base}/legal-moves", {"token": hand["token"], "seat_key": key})
+            start, results = threading.Barrier(2), []
+
+            def play(chosen: dict[str, Any], token: str = hand["token"], key: str = key,
+                     start: threading.Barrier = start, results: list[int] = results) -> None:
+                start.wait()
+                results.append(_post(f"{base}/validate", {"token": token, "seat_key": key, "move": chosen})[0])
+
+            racers = [threading.Thread(target=play, args=(m,)) for m in listed["moves"][:2]]
+            for racer in racers:
+                racer.start()
+            for racer in racers:
+                racer.join()
+            outcomes.append(sorted(results))
+        assert outcomes == [[200, 409]] * 40
+
+
+def _secret() -> str:
+    import base64
+    return base64.urlsafe_b64encode(KEY.secret).decode()
