@@ -38,3 +38,13 @@ def test_settings_come_from_the_environment():
     assert settings.log_level == "WARNING" and settings.cors_origins == ("https://a.example", "*")
     with pytest.raises(ValueError):
         Settings.from_env({"LOG_LEVEL": "loud"})
+
+
+def test_the_replay_guard_comes_from_the_environment():
+    settings = Settings.from_env({"REPLAY_STORE": " redis://store:6379/0 ", "REPLAY_STORE_DOWN": "Serve",
+                                  "REPLAY_KEEP_SECONDS": "600"})
+    assert (settings.replay_store, settings.replay_store_down, settings.replay_keep_seconds) == \
+        ("redis://store:6379/0", "serve", 600)
+    assert Settings.from_env({}).replay_store == "" and Settings.from_env({}).replay_store_down == "refuse"
+    with pytest.raises(ValueError, match="REPLAY_STORE_DOWN"):
+        Settings.from_env({"REPLAY_STORE_DOWN": "maybe"})
