@@ -1,13 +1,18 @@
 """`make soak`: the deployment of compose.yaml started locally without Docker. Debian's nginx runs
 with deploy/nginx.conf, rendered for loopback ports, in front of the Dockerfile's gunicorn
 command. The suite loads it with slow clients, overload, a killed worker, bad inputs and
-expensive requests (bench/hostile.py's bodies from 8 clients while normal play goes on), prints a
+expensive requests (bench/hostile.py's bodies from 8 clients while normal play goes on). Then
+bench/replicas.py runs three instances (one worker each) behind one nginx, with one STATE_KEYS
+and one replay guard store (Debian's redis-server): sealed hands across the instances, one killed
+under load, a rolling restart, a state key rotation, and the replay guard's races. It prints a
 table, writes it to docs/soak.md, and ends with a pass/fail line against the targets. It is not
 part of `make test`.
 
-SOAK_SECONDS (default 20) bounds each load phase. SOAK_PHASES (a comma list of
-slow, overload, killed, bad, expensive; default all) runs only some phases, for a quick look: the
-table is then printed but docs/soak.md is left as it is.
+SOAK_SECONDS (default 20) bounds each load phase; a rolling restart and the key rotation last as
+long as their restarts take (an instance starts in about 4 s). SOAK_PHASES (a comma list of
+slow, overload, killed, bad, expensive, and the replica phases sealed, replica-killed, rolling,
+rotation, replay; default all) runs only some phases, for a quick look: the table is then printed
+but docs/soak.md is left as it is.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bench import replicas
 from bench.bodies import bodies
 from bench.hostile import encoded, hostile
 from bench.load import Run, children, dumps, gunicorn, run
@@ -34,7 +40,9 @@ ROOT = Path(__file__).resolve().parent.parent
 APP_PORT, PROXY_PORT = 18741, 18742
 SECONDS = float(os.environ.get("SOAK_SECONDS", "20"))
 REPORT = ROOT / "docs" / "soak.md"
-PHASES = ("slow", "overload", "killed", "bad", "expensive")
+SINGLE_PHASES = ("slow", "overload", "killed", "bad", "expensive")
+"""Against one instance (2 workers) behind nginx; then bench/replicas.py's, against three."""
+PHASES = SINGLE_PHASES + replicas.PHASES
 CHOSEN = [p.strip() for p in os.environ.get("SOAK_PHASES", ",".join(PHASES)).split(",") if p.strip()]
 EXPENSIVE_CLIENTS = 8
 EXPENSIVE_SOURCE = "127.0.0.2"
@@ -259,6 +267,16 @@ def main() -> None:
     body = payloads[0].encode()
     rows: list[tuple[str, str, str, bool | None]] = []  # None: measured for contrast, no target
     proxy = f"http://127.0.0.1:{PROXY_PORT}/v1/games/sixty-six/validate"
+    if set(SINGLE_PHASES) & set(CHOSEN):
+        single(rows, payloads, body, proxy)
+    if set(replicas.PHASES) & set(CHOSEN):
+        print("soak: the replica phases", flush=True)
+        rows += replicas.run_phases(CHOSEN, SECONDS)
+    report(rows)
+
+
+def single(rows: list[tuple[str, str, str, bool | None]], payloads: list[str], body: bytes, proxy: str) -> None:
+    """The phases against one instance behind nginx."""
     with gunicorn("service:create_app()", APP_PORT) as pids, \
             nginx(f"127.0.0.1:{APP_PORT}", f"127.0.0.1:{PROXY_PORT}"):
         if "slow" in CHOSEN:
@@ -295,7 +313,6 @@ def main() -> None:
                              f"normal: {normal.failed} errors, p99 {normal.p99:.1f} ms",
                              f"{expensive.summary()}; {replaced_workers} workers replaced",
                              ok and normal.p99 < p99_target))
-    report(rows)
 
 
 def report(rows: list[tuple[str, str, str, bool | None]]) -> None:
@@ -314,7 +331,7 @@ def report(rows: list[tuple[str, str, str, bool | None]]) -> None:
         return
     REPORT.write_text(
         "# Soak: the deployment under slow clients, overload, a killed worker, bad inputs and "
-        "expensive requests\n\n"
+        "expensive requests; three instances through a kill, restarts and a key rotation\n\n"
         "`make soak` (bench/soak.py) on this 2-core machine: Debian's nginx with deploy/nginx.conf in "
         "front of the Dockerfile's gunicorn command (2 sync workers), on loopback, "
         f"{SECONDS:.0f} s a phase. The targets: 100 % of normal requests answered under slow "
@@ -326,6 +343,7 @@ def report(rows: list[tuple[str, str, str, bool | None]]) -> None:
         f"nginx limits to 20 requests a second) a p99 of the normal requests under {EXPENSIVE_P99_MS:.0f} "
         f"ms; from 127.0.0.1, which nginx does not limit, under {UNLIMITED_P99_MS:.0f} ms (the two "
         "workers serve the eight expensive clients in turn).\n\n"
+        f"{replicas.DESCRIPTION}\n\n"
         f"{table}\n\n{verdict}.\n")
     if not passed:
         sys.exit(1)

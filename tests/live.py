@@ -75,13 +75,15 @@ def nginx_binary() -> str:
 
 def nginx_conf(upstream: str | Sequence[str], listen: str) -> str:
     """deploy/nginx.conf with only its placeholders filled, as compose.yaml and `make soak` do:
-    ``upstream`` is one host:port or several (the replicas), a ``server`` line each."""
+    ``upstream`` is one host:port or several (the replicas), a ``server`` line each in place of
+    the line that is only @SERVERS@."""
     upstreams = [upstream] if isinstance(upstream, str) else list(upstream)
     assert upstreams, "at least one upstream"
-    servers = "\n        ".join(f"server {address} max_fails=1 fail_timeout=2s;" for address in upstreams)
     conf = (ROOT / "deploy" / "nginx.conf").read_text()
-    assert "@SERVERS@" in conf and "@LISTEN@" in conf, "deploy/nginx.conf has its placeholders"
-    return conf.replace("@SERVERS@", servers).replace("@LISTEN@", listen)
+    conf, filled = re.subn(r"^([ \t]*)@SERVERS@[ \t]*$", lambda line: "\n".join(
+        f"{line.group(1)}server {address} max_fails=1 fail_timeout=2s;" for address in upstreams), conf, flags=re.M)
+    assert filled == 1 and "@LISTEN@" in conf, "deploy/nginx.conf has its placeholders"
+    return conf.replace("@LISTEN@", listen)
 
 
 @contextmanager

@@ -54,8 +54,8 @@ def known_mix(url: str) -> str:
     status, dealt = _post(f"{games}/bura/deal", {"seed": "mix"})
     assert status == 200
     status, dealt = _post(f"{games}/sixty-six/deal", {"seed": "mix 0"})
-    state, mover = dealt["state"], dealt["state"]["to_move"] if "to_move" in dealt["state"] else None
-    mover = dealt["to_move"] if mover is None else mover
+    state = dealt["state"]
+    mover = state["to_move"]
     foreign = state["hands"][1 - mover][0]  # the other seat's card: not in the mover's hand
     reasons = set()
     for _ in range(2):

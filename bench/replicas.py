@@ -1,0 +1,788 @@
+"""`make soak`'s replica phases (bench/soak.py runs them after its own): three instances of the
+service, each the Dockerfile's gunicorn command with one sync worker (3 workers on this 2-core
+machine), all with one STATE_KEYS and one REPLAY_STORE (Debian's redis-server, without
+persistence), behind one nginx running deploy/nginx.conf with a server line per instance. Each
+instance runs in a process group of its own, so that master and worker die together.
+
+- ``sealed``: 16 clients play whole sealed Sixty-six and Bura hands, each request to a random
+  instance directly or through nginx: a token sealed by one instance is opened by another.
+- ``replica-killed``: 64 connections through nginx (48 sending open and sealed validates, 16
+  playing sealed hands), and one whole instance killed with SIGKILL a third of the way in, then
+  started again at once; meanwhile another instance's /metrics is scraped every second.
+- ``rolling``: the same connections, paced (about half what the instances serve, so that an
+  instance starts in seconds), while each instance is stopped with SIGTERM (gracefully) and
+  started again, one at a time, the next once the last answers /health.
+- ``rotation``: a new state key rolled across the instances under continuous sealed play, in the
+  order that refuses no token: ``old,new`` everywhere (seals with old, opens both), then
+  ``new,old`` (seals with new), then ``new``, once no hand in play was dealt under old (its seat
+  keys are made with the key it was dealt under) or has its latest token sealed with it.
+- ``replay``: the replay guard under load: two requests at once on the same token, to two
+  instances, with two different legal moves (exactly one 200, the other a 409 ``replayed``) or
+  with the same move (both 200, the retry case).
+
+No client retries: every failure a client sees is counted, by what it was. Only an answer cut
+short after its header (which nginx cannot retry) is then sent again, to see that a retry is a 200.
+"""
+
+from __future__ import annotations
+
+import base64
+import http.client
+import json
+import multiprocessing
+import os
+import random
+import signal
+import statistics
+import subprocess
+import tempfile
+import threading
+import time
+import urllib.request
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager, suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bench.bodies import bodies
+from bench.load import dumps
+from service.sealing import StateKey
+from tests.live import dockerfile_command, nginx
+from tests.live_redis import redis_server
+
+ROOT = Path(__file__).resolve().parent.parent
+PROXY_PORT = 18750
+REPLICA_PORTS = (18751, 18752, 18753)
+WORKERS = 1
+"""Sync workers per instance: three instances of one share the machine's two cores."""
+PHASES = ("sealed", "replica-killed", "rolling", "rotation", "replay")
+GAMES = ("sixty-six", "bura")
+CLIENTS = 16
+"""Clients playing sealed hands in the ``sealed`` and ``rotation`` phases."""
+CONNECTIONS, LOAD_PLAYERS = 64, 16
+"""The load of ``replica-killed`` and ``rolling``: connections through nginx, of which these play
+whole sealed hands (the others send validates)."""
+PACED = 0.2
+"""Seconds each connection of the rolling restart's load waits after an answer, and
+PLAYER_PAUSE each player of the key rotation: about half of what the three instances serve here,
+so that an instance starts in about 5 s (under the full load of ``replica-killed``, 12-14 s)."""
+PLAYER_PAUSE = 0.05
+SLOW_PLAYERS, SLOW_PAUSE = 4, 0.25
+"""Of the key rotation's players, these take 0.25 s a request, so that their hands (15-25 s)
+outlast an instance's restart: hands dealt under the old key still in play when the new one
+seals everywhere, as a table whose players think would have."""
+RACERS = 8
+"""Hands raced at a time in ``replay``."""
+REPLAYED = "urn:card-rules:problem:replayed"
+TIMEOUT = 40.0
+"""A client's socket timeout: past nginx's proxy_read_timeout (35 s)."""
+
+Row = tuple[str, str, str, bool | None]
+DESCRIPTION = (
+    "Then three instances (bench/replicas.py), each the same gunicorn command with one sync worker "
+    "(three workers on the two cores), behind one nginx (deploy/nginx.conf with a server line each: "
+    "round-robin; a request that finds an instance down or dying goes to the next, at most 3 tries "
+    "in 10 s; a failed instance is skipped for 2 s), with one STATE_KEYS and one replay guard store "
+    "(REPLAY_STORE: Debian's redis-server, without persistence), all on loopback, the clients "
+    "(Python, none retrying) on the same cores. The targets: no failure for sealed hands played "
+    "across the instances (each request to a random instance, or through nginx); none when an "
+    "instance (master and worker) is killed with SIGKILL under 64 connections, but the one request "
+    "nginx cannot send elsewhere: the answer the killed worker had begun, its header already passed "
+    "on, which the client may send again (a 200: a sealed validate is the same move on the same "
+    "token); none through a rolling restart (SIGTERM, start, /health, the next), and none, no token "
+    "or seat key refused, through a state key rotation rolled across the instances (old,new "
+    "everywhere, then new,old, then new once the last hand dealt under old is over: a hand's seat "
+    "keys are made with the key it was dealt under, and checked with it until its end); under the "
+    "replay guard, of two requests at once on one token to two instances, exactly one 200 when "
+    "their moves differ (the other a 409 replayed) and two when the move is the same (a retry); and "
+    "every scrape of an instance's /metrics answered. An instance starts in about 4 s here, 12-14 s "
+    "under the full load, so the rolling restart's load and the rotation's players are paced (about "
+    "half what the instances serve), and the rotation's nine restarts take about a minute."
+)
+"""docs/soak.md's paragraph on these phases (bench/soak.py writes it)."""
+
+
+def key_text(key: StateKey) -> str:
+    return f"{key.id}:{base64.urlsafe_b64encode(key.secret).decode().rstrip('=')}"
+
+
+def sealing_key(token: str) -> str:
+    """The id of the key that sealed a token, from its readable header (service/sealing.py)."""
+    raw = base64.b64decode(token[:120] + "=" * (-len(token[:120]) % 4))
+    game_end = 3 + raw[2]
+    return raw[game_end + 1:game_end + 1 + raw[game_end]].decode()
+
+
+# --- the processes --------------------------------------------------------------------------
+
+def _wait_health(url: str, process: subprocess.Popen[bytes], log: Path, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            with urllib.request.urlopen(url + "/health", timeout=1) as answer:
+                if answer.status == 200:
+                    return
+        except OSError:
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"{url} did not start:\n{log.read_text()[-3000:]}")
+        time.sleep(0.1)
+
+
+class Replica:
+    """One instance: the Dockerfile's gunicorn command on its own port, in its own session
+    (process group), its standard error in ``log_dir``."""
+
+    def __init__(self, number: int, port: int, env: dict[str, str], log_dir: Path) -> None:
+        self.number, self.port, self.env, self.log_dir = number, port, env, log_dir
+        self.url = f"http://127.0.0.1:{port}"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self, wait: bool = True) -> None:
+        log = self.log_dir / f"replica-{self.number}.log"
+        metrics = self.log_dir / f"metrics-{self.number}"
+        metrics.mkdir(exist_ok=True)
+        env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(self.port), "WORKERS": str(WORKERS),
+               "LOG_LEVEL": "WARNING", "PROMETHEUS_MULTIPROC_DIR": str(metrics), **self.env}
+        with log.open("ab") as stderr:
+            self.process = subprocess.Popen(dockerfile_command(), cwd=ROOT, env=env, start_new_session=True,
+                                            stdout=subprocess.DEVNULL, stderr=stderr)
+        if wait:
+            self.wait()
+
+    def wait(self) -> None:
+        assert self.process
+        _wait_health(self.url, self.process, self.log_dir / f"replica-{self.number}.log")
+
+    def kill(self) -> None:
+        """SIGKILL to the whole process group: the master and its workers at once."""
+        assert self.process
+        os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=15)
+
+    def stop(self) -> None:
+        """SIGTERM to the master, as `docker stop` sends: it stops listening and lets its workers
+        finish their requests."""
+        assert self.process
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=40)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(timeout=15)
+        else:  # its workers may outlive a master that died
+            with suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+
+    def restart(self, **env: str) -> float:
+        """Stopped gracefully and started again (with ``env`` changed): seconds until healthy."""
+        began = time.monotonic()
+        self.stop()
+        self.env.update(env)
+        self.start()
+        return time.monotonic() - began
+
+
+@dataclass
+class Stack:
+    replicas: list[Replica]
+    proxy: str
+    old: StateKey
+    new: StateKey
+    redis: str
+
+    def keys(self, *which: StateKey) -> str:
+        return ",".join(key_text(k) for k in which)
+
+
+@contextmanager
+def stack() -> Iterator[Stack]:
+    old, new = StateKey.generate("old"), StateKey.generate("new")
+    with tempfile.TemporaryDirectory(prefix="soak-replicas-") as tmp, ExitStack() as stack_:
+        log_dir = Path(tmp)
+        redis = stack_.enter_context(redis_server())  # on a free port
+        env = {"STATE_KEYS": key_text(old), "REPLAY_STORE": redis}
+        replicas = [Replica(n, port, dict(env), log_dir) for n, port in enumerate(REPLICA_PORTS)]
+
+        def stop_all() -> None:
+            for replica in replicas:
+                if replica.process:
+                    replica.stop()
+
+        stack_.callback(stop_all)
+        for replica in replicas:  # booting together: the app's start is seconds of one core
+            replica.start(wait=False)
+        for replica in replicas:
+            replica.wait()
+        proxy = stack_.enter_context(nginx([f"127.0.0.1:{p}" for p in REPLICA_PORTS], f"127.0.0.1:{PROXY_PORT}"))
+        yield Stack(replicas, proxy, old, new, redis)
+
+
+# --- the clients ----------------------------------------------------------------------------
+
+@dataclass
+class Tally:
+    """What a set of clients saw. ``failures``: every answer that was not the one expected, or no
+    answer, by what it was (operation, where it went, status or error, problem type, pointer)."""
+
+    requests: Counter[str] = field(default_factory=Counter)
+    hands: Counter[str] = field(default_factory=Counter)
+    failures: Counter[str] = field(default_factory=Counter)
+    refused_tokens: int = 0
+    """Of the failures, 422 at /token and 403: a token or seat key the service would not take."""
+    crossed: int = 0
+    """Hands dealt under one state key and scored under another."""
+    cut_short: int = 0
+    """Of the failures, answers cut short after their header (http.client's IncompleteRead):
+    nginx had passed the header on when the instance died, and then cannot send the request to
+    another (it retries only while nothing has been sent to the client)."""
+    resent: int = 0
+    """Of those, sent again by the client (the same request, as any client would retry a
+    request that got no whole answer) and answered 200."""
+    latencies: list[float] = field(default_factory=list)
+
+    def add(self, other: Tally) -> Tally:
+        self.requests.update(other.requests)
+        self.hands.update(other.hands)
+        self.failures.update(other.failures)
+        self.refused_tokens += other.refused_tokens
+        self.crossed += other.crossed
+        self.cut_short += other.cut_short
+        self.resent += other.resent
+        self.latencies.extend(other.latencies)
+        return self
+
+    @property
+    def failed(self) -> int:
+        return sum(self.failures.values())
+
+    def failure_list(self) -> str:
+        return "; ".join(f"{n} × {what}" for what, n in self.failures.most_common()) or "none"
+
+    def p99(self) -> float:
+        ordered = sorted(self.latencies)
+        return ordered[max(0, int(len(ordered) * 0.99) - 1)] if ordered else float("nan")
+
+
+class Failed(Exception):
+    """An answer other than the one expected; the client records it and starts a new hand."""
+
+
+class Client:
+    """One client's connections (kept alive where the server keeps them: nginx does, a sync
+    gunicorn worker does not), each request to ``choose()``'s base URL, ``pause`` seconds after
+    the last answer."""
+
+    def __init__(self, tally: Tally, choose: Callable[[], tuple[str, str]], pause: float = 0.0) -> None:
+        self.tally, self.choose, self.pause = tally, choose, pause
+        self.connections: dict[str, http.client.HTTPConnection] = {}
+
+    def _send(self, base: str, path: str, data: bytes) -> tuple[int, bytes]:
+        connection = self.connections.get(base)
+        if connection is None:
+            host, port = base.removeprefix("http://").split(":")
+            connection = self.connections[base] = http.client.HTTPConnection(host, int(port), timeout=TIMEOUT)
+        try:
+            connection.request("POST", path, data, {"Content-Type": "application/json"})
+            answer = connection.getresponse()
+            return answer.status, answer.read()
+        except (OSError, http.client.HTTPException):
+            self.connections.pop(base).close()
+            raise
+
+    def post(self, path: str, body: dict[str, Any] | bytes, *, expect: int = 200) -> dict[str, Any]:
+        name, base = self.choose()
+        operation = path.rsplit("/", 2)[-2:] if "/sealed/" in path else path.rsplit("/", 1)[-1:]
+        what = f"{'/'.join(operation)} via {name}"
+        data = body if isinstance(body, bytes) else dumps(body).encode()
+        if self.pause:
+            time.sleep(self.pause)
+        self.tally.requests[name] += 1
+        start = time.perf_counter()
+        try:
+            status, content = self._send(base, path, data)
+        except http.client.IncompleteRead:
+            self.tally.failures[f"{what}: answer cut short after its header (IncompleteRead)"] += 1
+            self.tally.cut_short += 1
+            try:
+                status, content = self._send(base, path, data)
+            except (OSError, http.client.HTTPException) as error:
+                self.tally.failures[f"{what}, sent again: {type(error).__name__}"] += 1
+                raise Failed from None
+            self.tally.resent += status == expect
+        except (OSError, http.client.HTTPException) as error:
+            self.tally.failures[f"{what}: {type(error).__name__}"] += 1
+            raise Failed from None
+        self.tally.latencies.append((time.perf_counter() - start) * 1000)
+        if status != expect:
+            try:
+                problem = json.loads(content)
+            except ValueError:
+                problem = {}
+            pointer = ((problem.get("errors") or [{}])[0]).get("pointer", "")
+            self.tally.failures[f"{what}: {status} {problem.get('type', '')} {pointer}".rstrip()] += 1
+            if status == 403 or (status == 422 and pointer == "/token"):
+                self.tally.refused_tokens += 1
+            raise Failed
+        return json.loads(content)
+
+    def close(self) -> None:
+        for connection in self.connections.values():
+            connection.close()
+
+
+def play_hand(client: Client, game: str, live: dict[int, tuple[str, str] | None], me: int,
+              until: Callable[[], bool]) -> None:
+    """One whole sealed hand, random legal moves, then its score (a 200), unless ``until()``
+    ends it first. ``live[me]``: the key its seat keys were made with (the deal's) and the key
+    of its latest token."""
+    url = f"/v1/games/{game}/sealed"
+    live[me] = ("?", "?")  # dealing: the orchestrator waits until it knows the key
+    try:
+        dealt = client.post(f"{url}/deal", {"seed": f"soak {random.random()}"})
+        token, keys, to_move = dealt["token"], dealt["seat_keys"], dealt["to_move"]
+        dealt_with = sealing_key(token)
+        live[me] = (dealt_with, dealt_with)
+        while to_move is not None:
+            if until():
+                return
+            moves = client.post(f"{url}/legal-moves", {"token": token, "seat_key": keys[to_move]})["moves"]
+            answer = client.post(f"{url}/validate", {"token": token, "seat_key": keys[to_move],
+                                                     "move": random.choice(moves)})
+            if not answer["legal"]:
+                client.tally.failures[f"{game} validate: a legal move refused"] += 1
+                return
+            token, to_move = answer["token"], answer["to_move"]
+            live[me] = (dealt_with, sealing_key(token))
+        client.post(f"{url}/score", {"token": token})
+        client.tally.hands[game] += 1
+        client.tally.crossed += sealing_key(token) != dealt_with
+    except Failed:
+        pass
+    finally:
+        live[me] = None
+
+
+def play_hands(tally: Tally, choose: Callable[[], tuple[str, str]], until: Callable[[], bool],
+               live: dict[int, tuple[str, str] | None], me: int, pause: float = 0.0) -> None:
+    client = Client(tally, choose, pause)
+    n = me
+    while not until():
+        play_hand(client, GAMES[n % len(GAMES)], live, me, until)
+        n += 1
+    client.close()
+
+
+def send_validates(tally: Tally, proxy: str, entries: list[tuple[str, bytes]], until: Callable[[], bool],
+                   offset: int, pause: float = 0.0) -> None:
+    """Validates through nginx, one after another, on one kept-alive connection."""
+    client = Client(tally, lambda: ("nginx", proxy), pause)
+    i = offset
+    while not until():
+        path, body = entries[i % len(entries)]
+        i += 1
+        try:
+            client.post(path, body)
+        except Failed:
+            time.sleep(0.01)
+    client.close()
+
+
+def validate_bodies(proxy: str, hands: int = 24) -> list[tuple[str, bytes]]:
+    """Open Sixty-six validates (bench/bodies.py's legal ones), and the first move of freshly
+    dealt sealed hands, Sixty-six and Bura: sent again and again, each the retry case of the
+    replay guard (the same move on the same token), always a 200."""
+    entries = [("/v1/games/sixty-six/validate", dumps(b).encode()) for b in bodies("sixty-six")["validate-legal"]]
+    client = Client(Tally(), lambda: ("nginx", proxy))
+    for n in range(hands):
+        game = GAMES[n % len(GAMES)]
+        dealt = client.post(f"/v1/games/{game}/sealed/deal", {"seed": f"bodies {n}"})
+        key = dealt["seat_keys"][dealt["to_move"]]
+        moves = client.post(f"/v1/games/{game}/sealed/legal-moves", {"token": dealt["token"], "seat_key": key})
+        entries.append((f"/v1/games/{game}/sealed/validate",
+                        dumps({"token": dealt["token"], "seat_key": key, "move": moves["moves"][0]}).encode()))
+    client.close()
+    random.Random(1).shuffle(entries)
+    return entries
+
+
+def _load_process(proxy: str, entries: list[tuple[str, bytes]], senders: int, players: int,
+                  pause: float, stop: Any, results: Any) -> None:
+    """A share of the load, in a process of its own (the GIL): ``senders`` connections sending
+    validates and ``players`` playing sealed hands, all through nginx, until ``stop`` is set."""
+    random.seed()
+    tallies = [Tally() for _ in range(senders + players)]
+    live: dict[int, tuple[str, str] | None] = {}
+    threads = [threading.Thread(target=send_validates, args=(tallies[n], proxy, entries, stop.is_set, n * 7,
+                                                             pause))
+               for n in range(senders)]
+    threads += [threading.Thread(target=play_hands, args=(tallies[senders + n], lambda: ("nginx", proxy),
+                                                          stop.is_set, live, n, pause))
+                for n in range(players)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    total = Tally()
+    for tally in tallies:
+        total.add(tally)
+    results.put(total)
+
+
+class Load:
+    """CONNECTIONS connections through nginx from two processes, until stopped."""
+
+    def __init__(self, proxy: str, entries: list[tuple[str, bytes]], connections: int = CONNECTIONS,
+                 players: int = LOAD_PLAYERS, pause: float = 0.0) -> None:
+        context = multiprocessing.get_context("fork")
+        self.stop_event, self.results = context.Event(), context.Queue()
+        shares = [(connections - players) // 2, players // 2]
+        self.processes = [context.Process(target=_load_process,
+                                          args=(proxy, entries, shares[0] + n * ((connections - players) % 2),
+                                                shares[1] + n * (players % 2), pause, self.stop_event,
+                                                self.results))
+                          for n in range(2)]
+        self.started = time.monotonic()
+
+    def __enter__(self) -> Load:
+        for process in self.processes:
+            process.start()
+        self.started = time.monotonic()
+        return self
+
+    def stop(self) -> Tally:
+        self.stop_event.set()
+        total = Tally()
+        for _ in self.processes:
+            total.add(self.results.get(timeout=TIMEOUT + 20))
+        for process in self.processes:
+            process.join(timeout=10)
+        self.seconds = time.monotonic() - self.started
+        return total
+
+    def __exit__(self, *_: object) -> None:
+        self.stop_event.set()
+        for process in self.processes:
+            process.join(timeout=TIMEOUT + 20)
+
+
+@dataclass
+class Scrapes:
+    latencies: list[float] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+
+    def run(self, url: str, stop: threading.Event) -> None:
+        """GET /metrics once a second, as Prometheus scrapes an instance."""
+        while not stop.wait(1.0):
+            start = time.perf_counter()
+            try:
+                with urllib.request.urlopen(url + "/metrics", timeout=10) as answer:
+                    text = answer.read()
+                if b"card_rules_requests_total" not in text:
+                    self.failed.append("no card_rules_requests_total")
+                    continue
+            except OSError as error:
+                self.failed.append(str(error))
+                continue
+            self.latencies.append((time.perf_counter() - start) * 1000)
+
+    def row(self, number: int) -> Row:
+        answered = len(self.latencies)
+        ok = answered > 0 and not self.failed
+        detail = (f"p50 {statistics.median(self.latencies):.1f} ms, max {max(self.latencies):.1f} ms"
+                  if self.latencies else "")
+        failed = f"; failed: {'; '.join(sorted(set(self.failed)))}" if self.failed else ""
+        return (f"/metrics of instance {number} scraped every second during the kill",
+                f"{answered} of {answered + len(self.failed)} answered", detail + failed, ok)
+
+
+# --- the phases -----------------------------------------------------------------------------
+
+def sealed_across(s: Stack, seconds: float) -> Row:
+    """CLIENTS clients play whole hands, each request to a random instance or to nginx."""
+    targets = [(f"instance {r.number}", r.url) for r in s.replicas] + [("nginx", s.proxy)]
+    stop = time.monotonic() + seconds
+    tallies = [Tally() for _ in range(CLIENTS)]
+    live: dict[int, tuple[str, str] | None] = {}
+    threads = [threading.Thread(target=play_hands, args=(tallies[n], lambda: random.choice(targets),
+                                                         lambda: time.monotonic() >= stop, live, n))
+               for n in range(CLIENTS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    total = Tally()
+    for tally in tallies:
+        total.add(tally)
+    hands = ", ".join(f"{n} {game}" for game, n in sorted(total.hands.items()))
+    spread = ", ".join(f"{n} to {name}" for name, n in sorted(total.requests.items()))
+    return (f"sealed hands across {len(s.replicas)} instances ({CLIENTS} clients, each request to a "
+            "random instance or through nginx)",
+            f"{total.failed} failures; {sum(total.hands.values())} hands scored ({hands})",
+            f"{sum(total.requests.values())} requests: {spread}; failures: {total.failure_list()}",
+            total.failed == 0 and sum(total.hands.values()) > 0)
+
+
+def replica_killed(s: Stack, seconds: float) -> list[Row]:
+    victim, scraped = s.replicas[0], s.replicas[-1]
+    entries = validate_bodies(s.proxy)
+    scrapes, scraping = Scrapes(), threading.Event()
+    with Load(s.proxy, entries) as load:
+        scraper = threading.Thread(target=scrapes.run, args=(scraped.url, scraping))
+        scraper.start()
+        time.sleep(seconds / 3)
+        victim.kill()
+        killed = time.monotonic()
+        killed_at = killed - load.started
+        victim.start(wait=False)  # at once, as a supervisor would, under the load
+        time.sleep(max(0.0, seconds - (time.monotonic() - load.started)))
+        tally = load.stop()
+        scraping.set()
+        scraper.join()
+    victim.wait()
+    back = time.monotonic() - killed
+    # The one failure nginx cannot hide: the killed worker's answer, if its header had passed
+    # nginx (gunicorn writes the header and the body in two writes), is cut short; sent again by
+    # the client it is a 200 (a sealed validate: the same move on the same token).
+    retryable = tally.failed - tally.cut_short
+    row = (f"instance {victim.number} (master and worker) killed with SIGKILL under load "
+           f"({CONNECTIONS} connections through nginx)",
+           f"{tally.failed} failed of {sum(tally.requests.values())} requests",
+           f"killed at {killed_at:.1f} s of {load.seconds:.1f} s; {CONNECTIONS - LOAD_PLAYERS} connections "
+           f"sending validates (open, and sealed on the same token again), {LOAD_PLAYERS} playing "
+           f"{sum(tally.hands.values())} sealed hands; p99 {tally.p99():.1f} ms; failures: "
+           f"{tally.failure_list()}{_resent(tally)}; started again at once, answering /health "
+           f"{back:.1f} s after the kill",
+           retryable == 0 and tally.cut_short <= WORKERS and tally.resent == tally.cut_short)
+    return [row, scrapes.row(scraped.number)]
+
+
+def _resent(tally: Tally) -> str:
+    if not tally.cut_short:
+        return ""
+    return (f" (nginx had passed its header on when the worker died, and retries only before "
+            f"that; sent again by the client: {tally.resent} of {tally.cut_short} a 200)")
+
+
+def rolling_restart(s: Stack, seconds: float) -> Row:
+    entries = validate_bodies(s.proxy)
+    took = []
+    with Load(s.proxy, entries, pause=PACED) as load:
+        time.sleep(1.0)
+        for replica in s.replicas:
+            took.append(replica.restart())
+        time.sleep(1.0)
+        tally = load.stop()
+    return (f"rolling restart: each instance stopped with SIGTERM and started again, in turn, under "
+            f"load ({CONNECTIONS} connections through nginx, each pausing {PACED * 1000:.0f} ms between requests)",
+            f"{tally.failed} failed of {sum(tally.requests.values())} requests",
+            f"{load.seconds:.1f} s, {sum(tally.requests.values()) / load.seconds:.0f} requests/s; each "
+            f"instance back in {', '.join(f'{t:.1f}' for t in took)} s; "
+            f"{sum(tally.hands.values())} sealed hands played; p99 {tally.p99():.1f} ms; failures: "
+            f"{tally.failure_list()}",
+            tally.failed == 0)
+
+
+def key_rotation(s: Stack, seconds: float) -> Row:
+    """old → old,new → new,old → new, rolled across the instances while CLIENTS clients play
+    sealed hands through nginx. Before the last step: no hand in play was dealt under old (its
+    seat keys are made with the deal's key, and checked with it at every move) or has its latest
+    token sealed with old."""
+    done = threading.Event()
+    tallies = [Tally() for _ in range(CLIENTS)]
+    live: dict[int, tuple[str, str] | None] = {}
+    threads = [threading.Thread(target=play_hands, args=(tallies[n], lambda: ("nginx", s.proxy), done.is_set,
+                                                         live, n, SLOW_PAUSE if n < SLOW_PLAYERS else PLAYER_PAUSE))
+               for n in range(CLIENTS)]
+    began = time.monotonic()
+    for thread in threads:
+        thread.start()
+    time.sleep(1.0)
+    for keys in ((s.old, s.new), (s.new, s.old)):
+        for replica in s.replicas:
+            replica.restart(STATE_KEYS=s.keys(*keys))
+    # New seals everywhere now. The hands in play dealt under old: their seat keys need old even
+    # once their latest token is sealed with new, so old stays until they are over.
+    in_play = [v for v in list(live.values()) if v]
+    dealt_old = sum(v[0] == "old" for v in in_play)
+    resealed = sum(v == ("old", "new") for v in in_play)
+    waited = time.monotonic()
+    while not all(v is None or v == ("new", "new") for v in list(live.values())):
+        if time.monotonic() - waited > 60:
+            break
+        time.sleep(0.01)
+    waited = time.monotonic() - waited
+    for replica in s.replicas:
+        replica.restart(STATE_KEYS=s.keys(s.new))
+    time.sleep(1.0)
+    done.set()
+    for thread in threads:
+        thread.join()
+    total = Tally()
+    for tally in tallies:
+        total.add(tally)
+    return ("state key rotation rolled across the instances (old → old,new → new,old → new, 9 "
+            f"restarts) under sealed play ({CLIENTS} clients through nginx, pausing "
+            f"{PLAYER_PAUSE * 1000:.0f} ms between requests, {SLOW_PLAYERS} of them {SLOW_PAUSE * 1000:.0f} ms)",
+            f"{total.refused_tokens} tokens refused, {total.failed} failures",
+            f"{time.monotonic() - began:.1f} s; {sum(total.hands.values())} hands scored, {total.crossed} "
+            f"of them dealt under old and scored under new; once new sealed everywhere, {dealt_old} of "
+            f"{len(in_play)} hands in play had been dealt under old ({resealed} of them with their latest "
+            f"token sealed with new already): old dropped {waited:.1f} s later, when the last was over; "
+            f"failures: {total.failure_list()}",
+            total.failed == 0 and total.refused_tokens == 0 and total.crossed > 0)
+
+
+@dataclass
+class Races:
+    different: int = 0
+    one_winner: int = 0
+    same: int = 0
+    both_answered: int = 0
+    retries: int = 0
+    retries_answered: int = 0
+    other: Counter[str] = field(default_factory=Counter)
+
+    def add(self, other: Races) -> None:
+        for name in ("different", "one_winner", "same", "both_answered", "retries", "retries_answered"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.other.update(other.other)
+
+
+def _at_once(requests: list[tuple[str, str, bytes]]) -> list[tuple[int, dict[str, Any]]]:
+    """Each request on its own connection, connected first, then all sent at the same moment."""
+    barrier = threading.Barrier(len(requests))
+    answers: list[tuple[int, dict[str, Any]]] = [(0, {})] * len(requests)
+
+    def send(n: int) -> None:
+        base, path, body = requests[n]
+        host, port = base.removeprefix("http://").split(":")
+        connection = http.client.HTTPConnection(host, int(port), timeout=TIMEOUT)
+        try:
+            connection.connect()
+            barrier.wait()
+            connection.request("POST", path, body, {"Content-Type": "application/json"})
+            answer = connection.getresponse()
+            answers[n] = (answer.status, json.loads(answer.read() or b"{}"))
+        except (OSError, http.client.HTTPException, ValueError, threading.BrokenBarrierError):
+            barrier.abort()
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=send, args=(n,)) for n in range(len(requests))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return answers
+
+
+def _outcome(answers: list[tuple[int, dict[str, Any]]]) -> str:
+    """Two answers in a few words: their statuses (0: none), and the problem types of the others."""
+    return " + ".join(str(status) + ("" if status in (0, 200) else f" {answer.get('type', '')}")
+                      for status, answer in sorted(answers, key=lambda a: a[0]))
+
+
+def race_hands(s: Stack, races: Races, until: Callable[[], bool], me: int) -> None:
+    """Hands whose every move is a race: two different legal moves on the same token (exactly one
+    200, the other 409 replayed; then the winner's move sent again on that token, a 200), or the
+    same move twice (both 200), to two different instances (or both through nginx)."""
+    client = Client(Tally(), lambda: ("nginx", s.proxy))
+    n = me
+    while not until():
+        game = GAMES[n % len(GAMES)]
+        n += 1
+        url = f"/v1/games/{game}/sealed"
+        try:
+            dealt = client.post(f"{url}/deal", {"seed": f"race {random.random()}"})
+            token, keys, to_move = dealt["token"], dealt["seat_keys"], dealt["to_move"]
+            while to_move is not None and not until():
+                key = keys[to_move]
+                moves = client.post(f"{url}/legal-moves", {"token": token, "seat_key": key})["moves"]
+                different = len(moves) >= 2 and random.random() < 0.7
+                chosen = random.sample(moves, 2) if different else [moves[0], moves[0]]
+                if random.random() < 1 / 3:
+                    bases = [s.proxy, s.proxy]
+                else:
+                    bases = [r.url for r in random.sample(s.replicas, 2)]
+                sent = [dumps({"token": token, "seat_key": key, "move": m}).encode() for m in chosen]
+                answers = _at_once([(base, f"{url}/validate", body) for base, body in zip(bases, sent, strict=True)])
+                statuses = sorted(status for status, _ in answers)
+                won = [a for status, a in answers if status == 200]
+                if different:
+                    races.different += 1
+                    lost = [a for status, a in answers if status == 409]
+                    if (statuses == [200, 409] and lost[0].get("type") == REPLAYED
+                            and (lost[0].get("errors") or [{}])[0].get("pointer") == "/token" and won[0]["legal"]):
+                        races.one_winner += 1
+                        winner = next(i for i, (status, _) in enumerate(answers) if status == 200)
+                        races.retries += 1
+                        again = _at_once([(random.choice(bases), f"{url}/validate", sent[winner])])
+                        if again[0][0] == 200 and again[0][1]["move_number"] == won[0]["move_number"]:
+                            races.retries_answered += 1
+                        else:
+                            races.other[f"retry of the winning move: {again[0][0]} {again[0][1].get('type', '')}"] += 1
+                    else:
+                        races.other[f"different moves: {_outcome(answers)}"] += 1
+                else:
+                    races.same += 1
+                    if statuses == [200, 200] and won[0]["move_number"] == won[1]["move_number"]:
+                        races.both_answered += 1
+                    else:
+                        races.other[f"the same move twice: {_outcome(answers)}"] += 1
+                if not won:
+                    break
+                token, to_move = won[0]["token"], won[0]["to_move"]
+        except Failed:
+            races.other.update(client.tally.failures)
+            client.tally.failures.clear()
+    client.close()
+
+
+def replay_guard(s: Stack, seconds: float) -> Row:
+    entries = validate_bodies(s.proxy)
+    stop = time.monotonic() + seconds
+    results = [Races() for _ in range(RACERS)]
+    with Load(s.proxy, entries, connections=32, players=8) as load:
+        threads = [threading.Thread(target=race_hands, args=(s, results[n], lambda: time.monotonic() >= stop, n))
+                   for n in range(RACERS)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        tally = load.stop()
+    races = Races()
+    for result in results:
+        races.add(result)
+    ok = (races.different > 0 and races.one_winner == races.different and races.same > 0
+          and races.both_answered == races.same and races.retries_answered == races.retries
+          and not races.other and tally.failed == 0)
+    other = "; ".join(f"{n} × {what}" for what, n in races.other.most_common()) or "none other"
+    return (f"replay guard: two requests at once on one token, to two instances ({RACERS} hands raced "
+            "at a time, under 32 more connections through nginx)",
+            f"{races.one_winner} of {races.different} different-move races with exactly one 200 "
+            f"(the other 409 replayed); {races.both_answered} of {races.same} same-move races both 200",
+            f"the winning move sent again: {races.retries_answered} of {races.retries} a 200; {other}; "
+            f"the other load: {tally.failed} failed of {sum(tally.requests.values())} requests "
+            f"({tally.failure_list()})",
+            ok)
+
+
+def run_phases(chosen: list[str], seconds: float) -> list[Row]:
+    """The chosen replica phases, in their order, on one stack: its rows for the table."""
+    rows: list[Row] = []
+    with stack() as s:
+        if "sealed" in chosen:
+            rows.append(sealed_across(s, seconds))
+        if "replica-killed" in chosen:
+            rows += replica_killed(s, seconds)
+        if "rolling" in chosen:
+            rows.append(rolling_restart(s, seconds))
+        if "rotation" in chosen:
+            rows.append(key_rotation(s, seconds))
+        if "replay" in chosen:
+            rows.append(replay_guard(s, seconds))
+    return rows
