@@ -23,7 +23,6 @@ from tests.api.test_sealed_games import KEY
 from tests.live import free_port, gunicorn
 from tests.live_redis import redis_server
 
-pytestmark = pytest.mark.xdist_group("live")
 REPLAYED = "urn:card-rules:problem:replayed"
 
 
@@ -197,6 +196,7 @@ def _post(url: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         return error.code, json.load(error)
 
 
+@pytest.mark.xdist_group("live")
 def test_two_requests_racing_on_one_token_have_exactly_one_winner(store: str) -> None:
     """Against the gunicorn server (two workers, so the two requests run at once): 40 races, each
     two different moves on the same token, started together."""
