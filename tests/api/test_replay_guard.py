@@ -133,44 +133,24 @@ def test_an_illegal_move_on_an_older_token_is_refused_as_replayed_not_judged(cli
     assert_replayed(move(client, game, hand["token"], key, foreign))
 
 
-def test_an_entry_past_its_time_lets_an_older_token_play_again(store: str) -> None:
-    """REPLAY_KEEP_SECONDS bounds the store: a hand idle longer is unguarded (README)."""
-    client = client_of(store, replay_keep_seconds=1)
+def test_an_entry_past_its_time_lets_an_older_token_play_again(store: str, client: Any) -> None:
+    """An entry lives REPLAY_KEEP_SECONDS (a day) after its move: a hand idle longer is unguarded
+    (README). Here the entry's time is cut to a second, and Redis expires it."""
     token, key, (first, second, *_) = branching(client, "bura", "expiry")
     moved = move(client, "bura", token, key, first)
     assert moved.status_code == 200
-    assert redis.Redis.from_url(store).ttl(KEY_PREFIX + moved.json["hand_id"]) in (0, 1)
+    entry = KEY_PREFIX + moved.json["hand_id"]
+    redis_client = redis.Redis.from_url(store)
+    assert 86_390 < redis_client.ttl(entry) <= 86_400
+    redis_client.expire(entry, 1)
     time.sleep(1.2)
     assert move(client, "bura", token, key, second).status_code == 200
 
 
-def _down_store_url() -> str:
-    return f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
-
-
-def test_a_store_that_is_down_refuses_moves_by_default() -> None:
-    client = client_of(_down_store_url())
-    hand = dealt(client, "sixty-six")
-    key = hand["seat_keys"][hand["to_move"]]
-    answer = move(client, "sixty-six", hand["token"], key, moves(client, "sixty-six", hand["token"], key)[0])
-    assert answer.status_code == 503, answer.json
-    assert answer.json["type"] == "urn:card-rules:problem:replay-store-down"
-    assert answer.headers["Retry-After"] == "1"
-    counted = client.get("/metrics").data.decode()
-    assert 'card_rules_replay_store_errors_total{action="refused"}' in counted
-
-
-def test_a_store_that_is_down_can_be_served_through() -> None:
-    client = client_of(_down_store_url(), replay_store_down="serve")
-    token, key, (first, second, *_) = branching(client, "sixty-six")
-    assert move(client, "sixty-six", token, key, first).status_code == 200
-    assert move(client, "sixty-six", token, key, second).status_code == 200  # unguarded
-    assert 'card_rules_replay_store_errors_total{action="served"}' in client.get("/metrics").data.decode()
-
-
-def test_a_store_that_stops_answering_is_down_within_its_timeout(store: str, client: Any) -> None:
-    """A Redis that hangs (DEBUG SLEEP holds it for 2 s) costs a move at most the store's
-    timeout (0.25 s) and a retry, not the hang."""
+def test_a_store_that_stops_answering_refuses_moves_within_its_timeout(store: str, client: Any) -> None:
+    """REPLAY_STORE_DOWN=refuse, the default. A Redis that hangs (DEBUG SLEEP holds it for 2 s)
+    costs a move the store's timeout (0.25 s) and one retry, not the hang: a 503 problem with
+    Retry-After; once the store answers again the move plays."""
     hand = dealt(client, "sixty-six", "hang")
     key = hand["seat_keys"][hand["to_move"]]
     chosen = moves(client, "sixty-six", hand["token"], key)[0]
@@ -182,8 +162,21 @@ def test_a_store_that_stops_answering_is_down_within_its_timeout(store: str, cli
     took = time.perf_counter() - started
     sleeper.join()
     assert answer.status_code == 503, answer.json
+    assert answer.mimetype == "application/problem+json"
+    assert answer.json["type"] == "urn:card-rules:problem:replay-store-down"
+    assert answer.headers["Retry-After"] == "1"
     assert took < 1.0
-    assert move(client, "sixty-six", hand["token"], key, chosen).status_code == 200  # back: the move plays
+    assert 'card_rules_replay_store_errors_total{action="refused"}' in client.get("/metrics").data.decode()
+    assert move(client, "sixty-six", hand["token"], key, chosen).status_code == 200
+
+
+def test_a_store_that_is_down_can_be_served_through() -> None:
+    """REPLAY_STORE_DOWN=serve, with nothing listening at the store's address: moves play unguarded."""
+    client = client_of(f"redis://127.0.0.1:{free_port()}/0", replay_store_down="serve")
+    token, key, (first, second, *_) = branching(client, "sixty-six")
+    assert move(client, "sixty-six", token, key, first).status_code == 200
+    assert move(client, "sixty-six", token, key, second).status_code == 200  # unguarded
+    assert 'card_rules_replay_store_errors_total{action="served"}' in client.get("/metrics").data.decode()
 
 
 def _post(url: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
