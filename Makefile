@@ -9,7 +9,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export HOST PORT
 
-.PHONY: run test spec lint bench soak strength profile system-deps clean
+.PHONY: run test spec lint bench soak strength profile messages system-deps clean
 
 # Each stamp is rebuilt when pyproject.toml is newer than it.
 $(BIN)/.service: pyproject.toml
@@ -32,11 +32,16 @@ system-deps:
 	@command -v redis-server >/dev/null || { apt-get update -q && apt-get install -y -q redis-server; }
 
 lint: $(BIN)/.dev
-	$(BIN)/ruff check service tests bench examples
+	$(BIN)/ruff check service tests bench examples tools
 	$(BIN)/mypy
 
 test: lint system-deps
 	$(BIN)/pytest -n 2 --dist loadgroup
+
+# The Russian catalogs (tools/messages.py): every message id extracted into its package's catalog,
+# the translations kept, and all compiled into service/i18n/locale/ru/LC_MESSAGES/messages.mo.
+messages: $(BIN)/.dev
+	$(BIN)/python -m tools.messages update
 
 spec: $(BIN)/.service
 	$(BIN)/python -m service.spec > openapi.yaml

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from service.i18n import N_, Message
+
 
 @dataclass(frozen=True, slots=True)
 class FieldError:
@@ -19,7 +21,7 @@ class FieldError:
 
 class ServiceError(Exception):
     status: int = 500
-    title: str = "Internal Server Error"
+    title: str = N_("Internal Server Error")
     slug: str = "internal"
 
     def __init__(self, detail: str, errors: tuple[FieldError, ...] = ()) -> None:
@@ -34,15 +36,15 @@ class ServiceError(Exception):
 
 
 class MalformedJson(ServiceError):
-    status, title, slug = 400, "Malformed JSON", "malformed-json"
+    status, title, slug = 400, N_("Malformed JSON"), "malformed-json"
 
 
 class UnsupportedMediaType(ServiceError):
-    status, title, slug = 415, "Unsupported Media Type", "unsupported-media-type"
+    status, title, slug = 415, N_("Unsupported Media Type"), "unsupported-media-type"
 
 
 class SchemaViolation(ServiceError):
-    status, title, slug = 422, "Request does not match the schema", "schema-violation"
+    status, title, slug = 422, N_("Request does not match the schema"), "schema-violation"
 
 
 class Located(ServiceError):
@@ -55,25 +57,25 @@ class Located(ServiceError):
 class InvalidState(Located):
     """The state is well-formed JSON but cannot arise under the game's rules."""
 
-    status, title, slug = 422, "Inconsistent game state", "invalid-state"
+    status, title, slug = 422, N_("Inconsistent game state"), "invalid-state"
 
 
 class BadSeat(InvalidState):
     """A seat number the schema allows (it knows only the largest table) that this table has not:
     seat 3 at a table of two."""
 
-    title, slug = "No such seat at this table", "bad-seat"
+    title, slug = N_("No such seat at this table"), "bad-seat"
 
 
 class InvalidDeck(InvalidState):
     """A deck order given to ``deal`` that is not exactly the game's deck; pointers are relative
     to the list."""
 
-    title, slug = "This deck cannot be dealt", "invalid-deck"
+    title, slug = N_("This deck cannot be dealt"), "invalid-deck"
 
 
 class UnknownGame(ServiceError):
-    status, title, slug = 404, "Unknown game", "unknown-game"
+    status, title, slug = 404, N_("Unknown game"), "unknown-game"
 
 
 class InvalidMatch(InvalidState):
@@ -89,7 +91,7 @@ class HandNotFinished(InvalidState):
 class IllegalRecordedMove(InvalidState):
     """A move of a hand record that the rules refuse at its point in the hand."""
 
-    title, slug = "Illegal move in the record", "illegal-recorded-move"
+    title, slug = N_("Illegal move in the record"), "illegal-recorded-move"
 
 
 class TokenRefused(Located):
@@ -108,41 +110,41 @@ class BadToken(TokenRefused):
     """A sealed token this server cannot open: not one of its tokens, altered, cut short, of
     another game or kind, or sealed with a key it no longer holds."""
 
-    status, title, slug = 422, "This token cannot be opened", "bad-token"
+    status, title, slug = 422, N_("This token cannot be opened"), "bad-token"
 
 
 class WrongSeatKey(TokenRefused):
     """A sealed request that acts or looks as a seat without that seat's key."""
 
-    status, title, slug, cause = 403, "Not this seat's key", "wrong-seat-key", "seat-key"
+    status, title, slug, cause = 403, N_("Not this seat's key"), "wrong-seat-key", "seat-key"
 
 
 class Replayed(TokenRefused):
     """A move on a hand's token older than the hand's latest (the replay guard, ``REPLAY_STORE``):
     the hand has moved on since, and its older tokens cannot play it again."""
 
-    status, title, slug, cause = 409, "This hand has moved on", "replayed", "replayed"
+    status, title, slug, cause = 409, N_("This hand has moved on"), "replayed", "replayed"
 
 
 class ReplayStoreDown(ServiceError):
     """The replay guard's store did not answer, and the operator chose to refuse sealed moves
     then (``REPLAY_STORE_DOWN=refuse``) rather than serve them unguarded."""
 
-    status, title, slug = 503, "The replay guard's store is unavailable", "replay-store-down"
+    status, title, slug = 503, N_("The replay guard's store is unavailable"), "replay-store-down"
 
 
 class WrongMode(Located):
     """A field the request's mode does not take: a deck or a clear match in a sealed deal, a
     match_token in an open one, options that a sealed match's table does not play."""
 
-    status, title, slug = 422, "Not in this mode", "wrong-mode"
+    status, title, slug = 422, N_("Not in this mode"), "wrong-mode"
 
 
 class LimitExceeded(ServiceError):
     """An answer that would pass one of the operator's limits (``MAX_LISTING``,
     ``MAX_ANSWER_BYTES``): refused, named, never sent."""
 
-    status, title, slug = 422, "The answer would pass a limit", "limit-exceeded"
+    status, title, slug = 422, N_("The answer would pass a limit"), "limit-exceeded"
 
     def __init__(self, detail: str, *, limit: str, value: int) -> None:
         super().__init__(detail)
@@ -153,7 +155,7 @@ class OverBudget(LimitExceeded):
     """A computer player's request that asks for more search than this server allows
     (``SUGGEST_MAX_BUDGET_MS``, ``SUGGEST_MAX_SAMPLES``), named by its field."""
 
-    title, slug = "More search than this server allows", "over-budget"
+    title, slug = N_("More search than this server allows"), "over-budget"
 
     def __init__(self, pointer: str, detail: str, *, limit: str, value: int) -> None:
         super().__init__(detail, limit=limit, value=value)
@@ -165,13 +167,13 @@ class NoMove(Located):
     a state that cannot arise, a request the rules cannot answer (422, so that a schema-valid
     request is never refused with another status)."""
 
-    status, title, slug = 422, "This seat has no move now", "no-move"
+    status, title, slug = 422, N_("This seat has no move now"), "no-move"
 
 
 class IllegalMove(Exception):
     """A move the rules refuse. ``reason`` is a stable code from the game's rules file."""
 
-    def __init__(self, reason: str, message: str, rule: str = "") -> None:
+    def __init__(self, reason: str, message: Message, rule: str = "") -> None:
         super().__init__(message)
         self.reason = reason
         self.message = message

@@ -30,6 +30,7 @@ from service.games import GAMES
 from service.games.base import DealSetup, Game, accepts
 
 HANDS_PER_GAME = 1000
+PARTS = 4
 GAME_IDS = sorted(GAMES)
 
 LAWS: dict[str, tuple[str, ...]] = {
@@ -155,11 +156,13 @@ def test_deal_is_reproducible_from_the_seed(game_id):
         assert first != game.dump_state(deal(game, "seed-2", players, {}))
 
 
+@pytest.mark.parametrize("part", range(PARTS))
 @pytest.mark.parametrize("game_id", GAME_IDS)
-def test_random_hands_play_to_the_end_and_score(game_id):
+def test_random_hands_play_to_the_end_and_score(game_id, part):
+    """HANDS_PER_GAME hands in PARTS parts, so that the test workers share out the long games."""
     game = GAMES[game_id]
     check_score = laws(game).check_score
-    for n in range(HANDS_PER_GAME):
+    for n in range(part, HANDS_PER_GAME, PARTS):
         state, _ = play_hand(game, f"hand-{n}")
         answer = game.score(state, None)
         check_score(game.dump_state(state), answer)

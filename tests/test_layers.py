@@ -37,7 +37,7 @@ def _offending(path: Path, forbidden: tuple[str, ...]) -> list[str]:
     return sorted(n for n in _imports(path) if any(n == f or n.startswith(f + ".") for f in forbidden))
 
 
-@pytest.mark.parametrize("path", [*_modules("games"), *_modules("wire"),
+@pytest.mark.parametrize("path", [*_modules("games"), *_modules("wire"), *_modules("i18n"),
                                   *(SERVICE / name for name in ("cards.py", "errors.py", "config.py", "sealing.py",
                                                                    "replay.py", "metrics.py"))],
                          ids=lambda p: str(p.relative_to(SERVICE)))

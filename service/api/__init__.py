@@ -14,7 +14,7 @@ from flask_smorest.utils import prepare_response
 
 from service.api import docs, limits, metering, observability, openapi, problems
 from service.api.parsing import CompiledParser, CompiledValidators
-from service.api.routes import game_blueprint, meta_blueprint, metered_routes
+from service.api.routes import LANG, LANG_PARAMETER, game_blueprint, meta_blueprint, metered_routes
 from service.api.schemas import Problem
 from service.config import Settings
 from service.games.base import Game
@@ -91,6 +91,11 @@ Changes in 2.2: the replay guard (README, "Run at scale"), when the server runs 
 `validate` on a token older than its hand's latest is a 409 problem of type `replayed` naming
 `/token` (the same move sent again on the same token is answered again, so a retry is safe), and a
 503 of type `replay-store-down`, with `Retry-After`, when the guard's store does not answer.
+Languages (README, "Languages"): what a person reads (refusal messages, rule citations, problem
+titles, card names) is English or Russian, negotiated from `Accept-Language` or set by the `lang`
+query parameter, and said in `Content-Language`; codes, pointers and card codes never change. A
+refusal's message names its cards ("the ace of spades is not in seat 1's hand") where it gave
+their codes before. `GET /v1/games/{game}` also answers `card_names`.
 """
 
 
@@ -132,6 +137,7 @@ def init_api(app: Flask, settings: Settings, games: Mapping[str, Game[Any, Any]]
         GAME_IDS=tuple(games),
     )
     api = Api(app, spec_kwargs={"extra_plugins": [openapi.SchemaKeywords()]})
+    api.spec.components.parameter(LANG, "query", {"name": "lang", **LANG_PARAMETER})
     openapi.install(api.ma_plugin)
     observability.install(app, settings, metering.Meter(metered_routes(tuple(games))))
     limits.install(app, settings)

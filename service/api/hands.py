@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from typing import Any, Protocol
 
 from service.api.events import EVERY_SEAT, told
+from service.api.languages import current as current_language
 from service.cards import DeckSource, GivenOrder, SeedStream
 from service.errors import (
     BadSeat,
@@ -23,6 +24,7 @@ from service.errors import (
     SchemaViolation,
 )
 from service.games.base import DealSetup, Event, Game, Wire
+from service.i18n import translate, written
 
 
 class Hand(Protocol):
@@ -55,7 +57,10 @@ class Hand(Protocol):
 
 
 def refusal_wire(refusal: IllegalMove) -> Wire:
-    return {"code": refusal.reason, "message": refusal.message, "rule": refusal.rule}
+    """The reason code, and the message and rule in the answer's language."""
+    lang = current_language()
+    return {"code": refusal.reason, "message": written(refusal.message, lang),
+            "rule": translate(refusal.rule, lang)}
 
 
 def load_move(game: Game[Any, Any], wire: Wire, at: str) -> Any:

@@ -1,7 +1,7 @@
-"""Request ids, one JSON log line per request, CORS by configuration, and each request counted
-for the metrics (``service.api.metering``).
+"""Request ids, the answer's language (``service.api.languages``), one JSON log line per request,
+CORS by configuration, and each request counted for the metrics (``service.api.metering``).
 
-All four live in one WSGI middleware around the Flask app rather than in Flask hooks: the hooks
+All of them live in one WSGI middleware around the Flask app rather than in Flask hooks: the hooks
 and their context-local lookups cost more than the rules of a whole move. The access line is one
 ``os.write`` of one JSON object, which also keeps lines from concurrent workers whole.
 """
@@ -19,8 +19,10 @@ from typing import Any
 import orjson
 from flask import Flask, request
 
+from service.api.languages import LANG_KEY, negotiated
 from service.api.metering import Meter
 from service.config import Settings
+from service.i18n import LANGUAGES
 
 REQUEST_ID = "X-Request-ID"
 ENVIRON_KEY = "service.request_id"
@@ -89,25 +91,30 @@ class Observed:
         given = environ.get("HTTP_X_REQUEST_ID", "")
         rid = given if given and _VALID_ID.fullmatch(given) else os.urandom(16).hex()
         environ[ENVIRON_KEY] = rid
+        lang = environ[LANG_KEY] = negotiated(environ)
         status_line = ""
 
         def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
             nonlocal status_line
             status_line = status
             headers.append((REQUEST_ID, rid))
+            if lang is not None:
+                headers.append(("Content-Language", lang))
+            vary = ["Accept-Language"]
             if self.origins:
-                self._cors(environ, headers)
+                self._cors(environ, headers, vary)
+            headers.append(("Vary", ", ".join(vary)))
             return start_response(status, headers, exc_info)
 
         self.meter.started()
-        answer = self.app(environ, start)
+        answer = self.app(environ, start) if lang is not None else _unknown_language(rid, start)
         status = int(status_line[:3]) if status_line else 500
         self.meter.answered(environ, status, time.perf_counter() - started)
         if self.logging:
             self._log(environ, rid, status, started)
         return answer
 
-    def _cors(self, environ: dict[str, Any], headers: list[tuple[str, str]]) -> None:
+    def _cors(self, environ: dict[str, Any], headers: list[tuple[str, str]], vary: list[str]) -> None:
         """With a list of origins the answer depends on the request's Origin, so every answer
         says so (``Vary``), also one to a request without an Origin or from another one: a
         cache must not hand either to an allowed origin."""
@@ -117,7 +124,7 @@ class Observed:
                 return
             headers.append(("Access-Control-Allow-Origin", "*"))
         else:
-            headers.append(("Vary", "Origin"))
+            vary.append("Origin")
             if origin not in self.origins:
                 return
             headers.append(("Access-Control-Allow-Origin", origin))
@@ -142,6 +149,16 @@ class Observed:
         }
         with suppress(OSError):  # a closed or full log stream must not fail the request
             os.write(self.fd, orjson.dumps(line, option=orjson.OPT_APPEND_NEWLINE))
+
+
+def _unknown_language(rid: str, start: StartResponse) -> list[bytes]:
+    """A 400 problem for a ``lang`` parameter that is not one of the service's languages."""
+    body = orjson.dumps({"type": "about:blank", "title": "Bad Request", "status": 400,
+                         "detail": f"the query parameter lang must be one of: {', '.join(LANGUAGES)}",
+                         "request_id": rid})
+    start("400 BAD REQUEST", [("Content-Type", "application/problem+json"),
+                              ("Content-Length", str(len(body)))])
+    return [body]
 
 
 def install(app: Flask, settings: Settings, meter: Meter) -> None:

@@ -9,8 +9,10 @@ from flask import Flask, Response, current_app, request
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from service.api import metering
+from service.api.languages import current as current_language
 from service.api.observability import request_id as current_request_id
 from service.errors import FieldError, LimitExceeded, ServiceError, UnknownGame
+from service.i18n import Message, translate, written
 
 PROBLEM_TYPE = "application/problem+json"
 MAX_TEXT = 300
@@ -29,20 +31,23 @@ def bounded(text: str) -> str:
 def problem(
     status: int,
     title: str,
-    detail: str,
+    detail: Message,
     *,
     slug: str | None = None,
     errors: tuple[FieldError, ...] = (),
     limit: dict[str, object] | None = None,
 ) -> Response:
+    """The problem document, its title, detail and messages in the answer's language."""
+    lang = current_language()
     body: dict[str, object] = {
         "type": f"urn:card-rules:problem:{slug}" if slug else "about:blank",
-        "title": title,
+        "title": translate(title, lang),
         "status": status,
-        "detail": bounded(detail),
+        "detail": bounded(written(detail, lang)),
     }
     if errors:
-        body["errors"] = [{"pointer": bounded(e.pointer), "message": bounded(e.message)} for e in errors]
+        body["errors"] = [{"pointer": bounded(e.pointer), "message": bounded(written(e.message, lang))}
+                          for e in errors]
     if limit is not None:
         body["limit"] = limit
     request_id = current_request_id()

@@ -15,13 +15,16 @@ from flask import Response
 
 from service.api import metering
 from service.api.envelopes import Envelope, envelopes
+from service.api.languages import current as current_language
 from service.api.limits import SearchLimits
 from service.api.operations import OpenOperations, SealedOperations
 from service.api.parsing import CompiledParser
 from service.api.schemas import GameDetail, GameList, Health, Problem
-from service.cards import SeedStream
+from service.cards import CARDS, SeedStream
 from service.config import Settings
 from service.games.base import DealSetup, Game, GameInfo, Wire
+from service.i18n import translate
+from service.i18n.cards import card_name
 from service.replay import ReplayGuard
 from service.sealing import Keyring
 
@@ -32,7 +35,7 @@ except PackageNotFoundError:  # running from a source tree that was never instal
 
 # Every answer a POST can give besides 200, documented so the spec tells the truth.
 POST_ERRORS = {
-    400: "The body is not JSON.",
+    400: "The body is not JSON, or the query parameter `lang` is not one of the service's languages.",
     403: "The seat key is another seat's (a move), or not one of this hand's.",
     413: "The body is larger than the configured limit.",
     415: "The body is not application/json.",
@@ -43,6 +46,18 @@ POST_ERRORS = {
          "the server's limit.",
     503: "The replay guard's store did not answer (when the server refuses moves then); retry.",
 }
+
+
+LANG_PARAMETER = {"required": False, "schema": {"type": "string", "enum": ["en", "ru"]},
+                  "description": "The language of what a person reads in the answer (messages, titles, "
+                                 "rule citations, card names); it overrides `Accept-Language`, which is "
+                                 "negotiated with its quality values otherwise. English by default; "
+                                 "another value is a 400 problem. The answer says its language in "
+                                 "`Content-Language`."}
+"""Every path takes it (``service.api.languages`` reads it before any view): one component,
+``Lang``, that each operation refers to."""
+LANG = "Lang"
+LANG_ERROR = "The query parameter `lang` is not one of the service's languages."
 
 
 def json_response(body: Any, status: int = 200) -> Response:
@@ -62,13 +77,15 @@ def _summary(info: GameInfo) -> Wire:
 
 
 def _detail(info: GameInfo) -> Wire:
+    lang = current_language()
     return {
         **_summary(info),
         "deck": info.deck,
         "card_values": dict(info.card_values),
         "deck_cards": list(info.deck_cards),
+        "card_names": {code: card_name(CARDS[code], lang) for code in dict.fromkeys(info.deck_cards)},
         "move_types": list(info.move_types),
-        "reasons": {reason.value: reason.rule for reason in info.reasons},
+        "reasons": {reason.value: translate(reason.rule, lang) for reason in info.reasons},
         "event_types": list(info.event_types),
     }
 
@@ -120,8 +137,9 @@ def meta_blueprint(blueprint_class: Any, games: Mapping[str, Game[Any, Any]]) ->
         return json_response({"status": "ok", "version": VERSION})
 
     @bp.route("/v1/games", methods=["GET"])
-    @bp.doc(operationId="listGames")
+    @bp.doc(operationId="listGames", parameters=[LANG])
     @bp.response(200, GameList)
+    @bp.alt_response(400, schema=Problem, content_type="application/problem+json", description=LANG_ERROR)
     def list_games() -> Response:
         """Every supported game: id, names, player counts, variants and option defaults."""
         return json_response({"games": [_summary(g.info) for g in games.values()]})
@@ -225,8 +243,9 @@ def game_blueprint(blueprint_class: Any, game: Game[Any, Any], parser: CompiledP
     examples = _examples(game)
 
     @bp.route("", methods=["GET"])
-    @bp.doc(operationId=_operation_id(info, "Game"))
+    @bp.doc(operationId=_operation_id(info, "Game"), parameters=[LANG])
     @bp.response(200, GameDetail)
+    @bp.alt_response(400, schema=Problem, content_type="application/problem+json", description=LANG_ERROR)
     def detail() -> Response:
         """The game in detail: deck, card values, options, move types and reason codes."""
         return json_response(_detail(info))
@@ -269,5 +288,5 @@ def _register(bp: Any, operation: Operation, handler: Callable[[Wire], Wire], en
     documented = bp.response(200, envelope.answer)(documented)
     examples = {} if example is None else {"example": example}
     documented = bp.arguments(envelope.request, **examples)(documented)
-    documented = bp.doc(operationId=operation_id)(documented)
+    documented = bp.doc(operationId=operation_id, parameters=[LANG])(documented)
     bp.route(operation.path, methods=["POST"])(served_directly(bp, envelope.request)(documented))

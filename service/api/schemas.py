@@ -62,6 +62,11 @@ class GameDetail(GameSummary):
         "description": "The deck for the default options in its canonical unshuffled order, each "
         "card as often as the deck holds it (Bezique repeats every code): a `deal` with `deck` "
         "takes a reordering of it. Since API version 1.2."})
+    card_names = fields.Dict(keys=fields.String(), values=fields.String(), required=True, metadata={
+        "description": "The name of every card of the deck, by card code, in the answer's language "
+        "(`Accept-Language` or `lang`): `{\"AS\": \"ace of spades\"}`, `{\"AS\": \"туз пик\"}`. "
+        "Since API version 2.2."})
     move_types = fields.List(fields.String(), required=True)
-    reasons = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
+    reasons = fields.Dict(keys=fields.String(), values=fields.String(), required=True, metadata={
+        "description": "Each reason code with the rule it enforces, in the answer's language."})
     event_types = fields.List(fields.String(), required=True)

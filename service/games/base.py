@@ -16,6 +16,7 @@ from typing import Any, Generic, NoReturn, Protocol, Self, TypeVar
 from service.cards import Card, DeckSource, codes
 from service.errors import BadSeat, IllegalMove, InvalidState
 from service.games.advice import Advice
+from service.i18n.text import Text
 from service.wire.kinds import OneOf
 from service.wire.schemas import GameSchemas
 
@@ -95,9 +96,12 @@ class Reason(StrEnum):
         return member
 
 
-def refuse(reason: Reason, message: str) -> NoReturn:
-    """The one way a rule refuses a move."""
-    raise IllegalMove(reason.value, message, reason.rule)
+def refuse(reason: Reason, message: str, /, **params: object) -> NoReturn:
+    """The one way a rule refuses a move. ``message`` is an English sentence, its message id in
+    the catalogs (``make messages``); a sentence with values names them as ``{card}``,
+    ``{seat}``..., given as ``params`` (a card as its ``Card``, a suit as ``Suit``), and each
+    language writes them its own way when the refusal is sent."""
+    raise IllegalMove(reason.value, Text(message, params) if params else message, reason.rule)
 
 
 @dataclass(frozen=True, slots=True)

@@ -150,11 +150,11 @@ def test_cors_by_configuration():
     other = client.get("/health", headers={"Origin": "https://evil.example"})
     assert "Access-Control-Allow-Origin" not in other.headers
     without = client.get("/health")
-    assert [a.headers.get("Vary") for a in (allowed, other, without)] == ["Origin"] * 3
+    assert [a.headers.get("Vary") for a in (allowed, other, without)] == ["Accept-Language, Origin"] * 3
     anyone = create_app(Settings(cors_origins=("*",))).test_client()
     assert anyone.get("/health", headers={"Origin": "https://x.example"}).headers[
         "Access-Control-Allow-Origin"] == "*"
-    assert "Vary" not in anyone.get("/health").headers
+    assert anyone.get("/health").headers["Vary"] == "Accept-Language"  # any origin: the answer is the same
     preflight = client.options(f"{P}/deal", headers={"Origin": "https://app.example"})
     assert "POST" in preflight.headers["Access-Control-Allow-Methods"]
 

@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
-from typing import ClassVar, NamedTuple
+from typing import ClassVar, NamedTuple, NoReturn
 
 from service.cards import CARDS, JOKER, SUITS, Card, DeckSource, deck
 from service.games import base
@@ -22,6 +22,7 @@ from service.games.base import option, refuse
 from service.games.bezique import declarations as decl
 from service.games.bezique.declarations import IDENTITIES, KINDS, LADDERED
 from service.games.seating import active_seats, left_of
+from service.i18n.text import Rank
 
 HAND_SIZE = 18
 PACK_RANKS = ("A", "10", "K", "Q", "J")
@@ -263,17 +264,19 @@ def check(state: State, move: Move) -> None:
 
 def _check_play(state: State, move: Play) -> None:
     if state.phase not in (Phase.LEAD, Phase.FOLLOW):
-        refuse(Reason.WRONG_PHASE, f"no card is played in the {state.phase} phase")
+        refuse(Reason.WRONG_PHASE, "no card is played in the declare phase")
     if move.seat != state.to_move:
-        refuse(Reason.NOT_YOUR_TURN, f"seat {state.to_move} is to play")
+        refuse(Reason.NOT_YOUR_TURN, "seat {seat} is to play", seat=state.to_move)
     if move.exposed_id is not None:
         if exposed_card(state, move.seat, move.exposed_id) is None:
-            refuse(Reason.CARD_NOT_IN_HAND, f"seat {move.seat} has no exposed card {move.exposed_id}")
+            refuse(Reason.CARD_NOT_IN_HAND, "seat {seat} has no exposed card {id}", seat=move.seat,
+                   id=move.exposed_id)
         if move.as_ is not None:
             refuse(Reason.IDENTITY_NOT_ALLOWED, "an exposed card keeps the identity it was shown as")
         return
     if move.card not in state.hands[move.seat]:
-        refuse(Reason.CARD_NOT_IN_HAND, f"{move.card} is not in seat {move.seat}'s hand")
+        refuse(Reason.CARD_NOT_IN_HAND, "the {card} is not in seat {seat}'s hand", card=move.card,
+               seat=move.seat)
     _check_identity(move.card, move.as_)
 
 
@@ -281,7 +284,7 @@ def _check_identity(card: Card | None, as_: Card | None) -> None:
     if card is JOKER and as_ not in IDENTITY_SET:
         refuse(Reason.JK_NEEDS_IDENTITY, "a wild card needs `as`: one of A 10 K Q J 9 of a suit")
     if card is not JOKER and as_ is not None:
-        refuse(Reason.IDENTITY_NOT_ALLOWED, f"{card} is no wild card: it takes no `as`")
+        refuse(Reason.IDENTITY_NOT_ALLOWED, "the {card} is no wild card: it takes no `as`", card=card)
 
 
 def exposed_card(state: State, seat: int, exposed_id: int) -> Exposed | None:
@@ -303,7 +306,7 @@ def _check_window(state: State, seat: int, *, declaring: bool) -> None:
 
 def _check_declaration(state: State, move: Declare) -> None:
     if move.declaration not in KINDS:
-        refuse(Reason.UNKNOWN_KIND, f"{move.declaration!r} is not a declaration of §4.5")
+        refuse(Reason.UNKNOWN_KIND, "`{kind}` is not a declaration of §4.5", kind=move.declaration)
     rule = decl.rules_for(state.trump_suit)[move.declaration]
     if move.multiplicity < 1 or (rule.extra and move.multiplicity != 1):
         refuse(Reason.BAD_MULTIPLICITY, "multiplicity is at least 1, and 1 for an extra card")
@@ -312,13 +315,24 @@ def _check_declaration(state: State, move: Declare) -> None:
         refuse(Reason.NEEDS_CARD_FROM_HAND, "a declaration puts at least one card from the hand")
     family = decl.KINDS_OF_FAMILY[rule.family]
     if any(e.tags & family for e in table):
-        refuse(Reason.CARD_ALREADY_USED_IN_FAMILY,
-               f"a table card has already scored in the {rule.family} family")
+        _refuse_family(rule.family)
     identities = [as_ or card for card, as_ in move.from_hand] + [e.as_ for e in table]
     if rule.extra:
         _check_extra(state, move, identities)
     elif not decl.is_sets(rule, identities, move.multiplicity):
-        refuse(Reason.INVALID_COMBINATION, f"these cards are not {move.multiplicity} × {move.declaration}")
+        refuse(Reason.INVALID_COMBINATION, "these cards are not {count} × `{kind}`", count=move.multiplicity,
+               kind=move.declaration)
+
+
+def _refuse_family(family: str) -> NoReturn:
+    """§4.3.7, one message per family: ``bezique``, ``royal`` and the fours (``fourA``...)."""
+    if family == "bezique":
+        refuse(Reason.CARD_ALREADY_USED_IN_FAMILY, "a table card has already scored in a bezique")
+    if family == "royal":
+        refuse(Reason.CARD_ALREADY_USED_IN_FAMILY,
+               "a table card has already scored in a trump marriage or quint")
+    refuse(Reason.CARD_ALREADY_USED_IN_FAMILY, "a table card has already scored in four {rank}s",
+           rank=Rank(family.removeprefix("four")))
 
 
 def _check_held(state: State, move: Declare) -> list[Exposed]:
@@ -326,12 +340,12 @@ def _check_held(state: State, move: Declare) -> list[Exposed]:
     each once; answers the table cards."""
     missing = Counter(card for card, _ in move.from_hand) - Counter(state.hands[move.seat])
     if missing:
-        listed = " ".join(c.code for c in missing)
-        refuse(Reason.CARD_NOT_IN_HAND, f"not in seat {move.seat}'s hand: {listed}")
+        refuse(Reason.CARD_NOT_IN_HAND, "not in seat {seat}'s hand: {cards}", seat=move.seat,
+               cards=tuple(missing))
     table = [exposed_card(state, move.seat, i) for i in move.from_table]
     if None in table or len(set(move.from_table)) != len(move.from_table):
         refuse(Reason.CARD_NOT_IN_HAND,
-               f"from_table lists ids that are not seat {move.seat}'s exposed cards, once each")
+               "from_table lists ids that are not seat {seat}'s exposed cards, once each", seat=move.seat)
     for card, as_ in move.from_hand:
         _check_identity(card, as_)
     return [e for e in table if e is not None]
@@ -340,9 +354,10 @@ def _check_held(state: State, move: Declare) -> list[Exposed]:
 def _check_extra(state: State, move: Declare, identities: list[Card]) -> None:
     wanted = decl.category(move.declaration, state.trump_suit)
     if move.from_table or identities != [wanted]:
-        refuse(Reason.INVALID_COMBINATION, f"an extra card is one {wanted} from the hand")
+        refuse(Reason.INVALID_COMBINATION, "an extra card is one {card} from the hand", card=wanted)
     if extra_count(state, move.seat, move.declaration) < 4:
-        refuse(Reason.EXTRA_NEEDS_FOUR_EXPOSED, f"fewer than four {wanted} shown in the four or its extras")
+        refuse(Reason.EXTRA_NEEDS_FOUR_EXPOSED,
+               "fewer than four of the {card} are shown in the four or its extras", card=wanted)
 
 
 def extra_count(state: State, seat: int, kind: str) -> int:
@@ -361,5 +376,6 @@ def _check_exchange(state: State, seat: int) -> None:
         refuse(Reason.NO_TRUMP_CARD, "the turned trump card has been drawn")
     if trump_card.rank == "9":
         refuse(Reason.TRUMP_CARD_IS_NINE, "the turned card is already a nine")
-    if CARDS["9" + state.trump_suit] not in state.hands[seat]:
-        refuse(Reason.NO_TRUMP_NINE, f"seat {seat} holds no 9{state.trump_suit}")
+    nine = CARDS["9" + state.trump_suit]
+    if nine not in state.hands[seat]:
+        refuse(Reason.NO_TRUMP_NINE, "seat {seat} holds no {card}", seat=seat, card=nine)

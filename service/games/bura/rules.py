@@ -104,7 +104,7 @@ def check(state: State, move: Move) -> None:
 
 def _check_turn(state: State, seat: int) -> None:
     if seat != state.to_move:
-        refuse(Reason.NOT_YOUR_TURN, f"it is seat {state.to_move}'s turn")
+        refuse(Reason.NOT_YOUR_TURN, "it is seat {seat}'s turn", seat=state.to_move)
 
 
 def _check_declare(state: State, move: Declare) -> None:
@@ -114,7 +114,9 @@ def _check_declare(state: State, move: Declare) -> None:
     if move.combination == "moscow" and not state.options.moscow:
         refuse(Reason.OPTION_DISABLED, "Moscow is not played")
     if not forms(state, state.hands[move.seat], move.combination):
-        refuse(Reason.NO_COMBINATION, f"the hand does not form {move.combination}")
+        if move.combination == "bura":
+            refuse(Reason.NO_COMBINATION, "the hand does not form a bura")
+        refuse(Reason.NO_COMBINATION, "the hand does not form a Moscow")
 
 
 def forms(state: State, hand: tuple[Card, ...], combination: str) -> bool:

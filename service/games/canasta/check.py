@@ -34,6 +34,8 @@ from service.games.canasta.rules import (
     min_req,
     placed,
 )
+from service.i18n import N_
+from service.i18n.text import Rank
 
 
 def offered(state: State, move: Move) -> bool:
@@ -47,6 +49,13 @@ def offered(state: State, move: Move) -> bool:
 
 
 SEED_108_MOVES, ASKING = (TakeUpcard, ExchangeJoker), (AskGoOut, AnswerGoOut)
+IN_PHASE = {
+    Phase.DRAW: N_("no {kind} in the draw phase"),
+    Phase.PLAY: N_("no {kind} in the play phase"),
+    Phase.AWAIT_ANSWER: N_("no {kind} while the partner's answer is awaited"),
+}
+"""Why a move of another phase is refused, one message per phase (a phase is not a message value;
+``hand_over`` is refused before, as ``hand_finished``)."""
 
 
 def check(state: State, move: Move) -> None:
@@ -54,11 +63,11 @@ def check(state: State, move: Move) -> None:
     if state.phase == Phase.HAND_OVER:
         refuse(Reason.HAND_FINISHED, "the hand is over")
     if not offered(state, move):
-        refuse(Reason.NOT_OFFERED, f"{move.kind} is not played with these options")
+        refuse(Reason.NOT_OFFERED, "{kind} is not played with these options", kind=move.kind)
     if not isinstance(move, PHASE_MOVES[state.phase]):
-        refuse(Reason.WRONG_PHASE, f"no {move.kind} in the {state.phase} phase")
+        refuse(Reason.WRONG_PHASE, IN_PHASE[state.phase], kind=move.kind)
     if move.seat != state.to_move:
-        refuse(Reason.NOT_YOUR_TURN, f"seat {state.to_move} is to move")
+        refuse(Reason.NOT_YOUR_TURN, "seat {seat} is to move", seat=state.to_move)
     CHECKS[type(move)](state, move)
 
 
@@ -73,7 +82,7 @@ def _pile_top(state: State) -> Card:
         refuse(Reason.PILE_EMPTY, "the discard pile is empty")
     top = state.pile[0]
     if m.is_wild(top) or m.is_black_three(top, state.variant):
-        refuse(Reason.PILE_BLOCKED, f"{top.code} on top stops the pile")
+        refuse(Reason.PILE_BLOCKED, "the {card} on top stops the pile", card=top)
     return top
 
 
@@ -87,11 +96,13 @@ def _check_take_pile(state: State, move: TakePile) -> None:
     key = str(top.rank)
     strangers = any(not m.is_wild(c) and c.rank != key for c in move.top_cards)
     if strangers or any(g.key == key for g in move.melds):
-        refuse(Reason.BAD_GROUP, f"the top card's meld is {key}: name its cards in top_cards")
+        refuse(Reason.BAD_GROUP, "the {card} on top makes its own meld: name its cards in top_cards",
+               card=top)
     _check_groups(state, move.melds)
     side = state.side_of(move.seat)
     if frozen_for(state, side) and sum(1 for c in move.top_cards if not m.is_wild(c)) < 2:
-        refuse(Reason.FROZEN_PILE_NEEDS_PAIR, f"a frozen pile is taken with two natural {key}s")
+        refuse(Reason.FROZEN_PILE_NEEDS_PAIR, "a frozen pile is taken with two naturals matching the {card}",
+               card=top)
     groups = (Group(key, (top, *move.top_cards)), *move.melds)
     after = len(hand) - len(named) + len(state.pile) - 1 - _red_threes(state, state.pile[1:])
     _check_placement(state, move.seat, groups, after, drew="pile", minimum_first=True)
@@ -118,16 +129,16 @@ def _check_held(hand: Sequence[Card], named: Sequence[Card]) -> None:
     if len(distinct) == len(named) and distinct.issubset(hand):
         return
     held = _counted(tuple(hand))
-    missing = [card for card in distinct if held[card] < named.count(card)]
+    missing = [card for card in dict.fromkeys(named) if held[card] < named.count(card)]
     if missing:
-        refuse(Reason.CARD_NOT_IN_HAND, f"not in the hand enough times: {' '.join(c.code for c in missing)}")
+        refuse(Reason.CARD_NOT_IN_HAND, "not in the hand enough times: {cards}", cards=missing)
 
 
 def _check_groups(state: State, groups: Sequence[Group]) -> None:
     seen = {g.key for g in groups}
     if len(seen) != len(groups) or not seen <= m.KEY_SETS[state.variant] or not all(g.cards for g in groups):
-        refuse(Reason.BAD_GROUP, "groups are non-empty, each key once, keys of the variant: "
-               + " ".join(m.keys(state.variant)))
+        refuse(Reason.BAD_GROUP, "groups are non-empty, each key once, keys of the variant: {keys}",
+               keys=" ".join(m.keys(state.variant)))
 
 
 def _check_placement(state: State, seat: int, groups: Sequence[Group], after: int, *, drew: str | None,
@@ -139,7 +150,7 @@ def _check_placement(state: State, seat: int, groups: Sequence[Group], after: in
     melds = placed(state.melds[side], groups)
     for g in groups:
         if not m.meld_valid(g.key, melds[g.key], state.variant):
-            refuse(Reason.INVALID_MELD, f"meld {g.key} would be {' '.join(c.code for c in melds[g.key])}")
+            refuse(Reason.INVALID_MELD, "meld {key} would be {cards}", key=g.key, cards=melds[g.key])
         if g.key == THREE and m.threes_special(state.variant) and after > 1:
             refuse(Reason.INVALID_MELD, "black threes are melded only when going out")
     if minimum_first:
@@ -155,7 +166,7 @@ def _check_minimum(state: State, side: int, groups: Sequence[Group], *, exempt: 
         return
     minimum = min_req(state, side)
     if sum(m.points(g.cards, state.variant) for g in groups) < minimum:
-        refuse(Reason.BELOW_INITIAL_MINIMUM, f"the first meld needs {minimum} points")
+        refuse(Reason.BELOW_INITIAL_MINIMUM, "the first meld needs {count} points", count=minimum)
 
 
 def may_go_out(state: State, seat: int, melds: Melds) -> bool:
@@ -172,7 +183,7 @@ def _check_take_upcard(state: State, move: TakeUpcard) -> None:
     hand = state.hands[move.seat]
     _check_held(hand, move.show)
     if len(move.show) < 2 or any(m.is_wild(c) or c.rank != top.rank for c in move.show):
-        refuse(Reason.SHOW_NEEDS_NATURAL_PAIR, f"show two or more natural {top.rank}s")
+        refuse(Reason.SHOW_NEEDS_NATURAL_PAIR, "show two or more naturals matching the {card}", card=top)
     taken = len(state.pile) - _red_threes(state, state.pile)
     melds: Melds
     if state.options.first_take_mode == "meld_no_minimum":
@@ -198,13 +209,14 @@ def _check_exchange(state: State, move: ExchangeJoker) -> None:
     side = state.side_of(move.seat)
     theirs = state.melds[move.from_side] if 0 <= move.from_side < len(state.melds) else {}
     if move.from_side == side or move.rank not in theirs or move.rank in (THREE, WILD_KEY):
-        refuse(Reason.NOT_OPPONENT_MELD,
-               f"side {move.from_side} has no meld {move.rank} to take a joker from")
+        refuse(Reason.NOT_OPPONENT_MELD, "side {side} has no meld {key} to take a joker from",
+               side=move.from_side, key=move.rank)
     if JOKER not in theirs[move.rank]:
-        refuse(Reason.NO_JOKER_IN_MELD, f"side {move.from_side}'s meld {move.rank} holds no joker")
+        refuse(Reason.NO_JOKER_IN_MELD, "side {side}'s meld {key} holds no joker", side=move.from_side,
+               key=move.rank)
     _check_held(state.hands[move.seat], [move.card])
     if m.is_wild(move.card) or move.card.rank != move.rank:
-        refuse(Reason.EXCHANGE_CARD_WRONG_RANK, f"the joker stands for a natural {move.rank}")
+        refuse(Reason.EXCHANGE_CARD_WRONG_RANK, "the joker stands for a natural {rank}", rank=Rank(move.rank))
     if not state.melds[side]:
         refuse(Reason.EXCHANGE_NEEDS_OWN_MELD, "only a side that has melded exchanges a joker")
 

@@ -15,6 +15,8 @@ from service.games import base
 from service.games.base import Event, evolve, option, refuse, replace_at
 from service.games.seating import clockwise, left_of, partnerships
 from service.games.tricks import card_points, point_table
+from service.i18n import N_
+from service.i18n.text import Suit
 
 SEATS = 4
 HAND_SIZE = 8
@@ -236,16 +238,22 @@ def _singles(cards: tuple[Card, ...], left: int) -> tuple[tuple[Card, ...], ...]
 PHASE_OF: dict[type[Move], Phase] = {NameTrump: Phase.NAME_TRUMP, GiveTrump: Phase.EXCHANGE,
                                      GiveBack: Phase.EXCHANGE, Pass: Phase.EXCHANGE, Play: Phase.PLAY}
 """The phase each kind of move belongs to."""
+IN_PHASE = {
+    Phase.NAME_TRUMP: N_("the hand is in phase name_trump: trump is not named yet"),
+    Phase.EXCHANGE: N_("the hand is in phase exchange: the lone-trump exchange comes first"),
+    Phase.PLAY: N_("the hand is in phase play: the cards are being played"),
+}
+"""Why a move of another phase is refused, one message per phase (a phase is not a message value)."""
 
 
 def check(state: State, move: Move) -> None:
     if state.phase == Phase.OVER:
         refuse(Reason.HAND_FINISHED, "the hand is over")
     if state.phase != PHASE_OF[type(move)]:
-        refuse(Reason.WRONG_PHASE, f"the hand is in phase {state.phase}")
+        refuse(Reason.WRONG_PHASE, IN_PHASE[state.phase])
     pending = state.received_trump is not None
     if move.seat != state.to_move or (pending and isinstance(move, GiveTrump | Pass)):
-        refuse(Reason.NOT_YOUR_TURN, f"seat {state.to_move} is to move")
+        refuse(Reason.NOT_YOUR_TURN, "seat {seat} is to move", seat=state.to_move)
     if isinstance(move, GiveBack) and not pending:
         refuse(Reason.NOT_YOUR_TURN, "nothing was given to give back for")
     if isinstance(move, NameTrump):
@@ -266,7 +274,8 @@ def _check_naming(state: State, move: NameTrump) -> None:
 def _check_card(state: State, move: GiveTrump | GiveBack | Play) -> None:
     hand = state.hands[move.seat]
     if move.card not in hand:
-        refuse(Reason.CARD_NOT_IN_HAND, f"{move.card.code} is not in seat {move.seat}'s hand")
+        refuse(Reason.CARD_NOT_IN_HAND, "the {card} is not in seat {seat}'s hand",
+               card=move.card, seat=move.seat)
     trump = state.trump or ""
     if isinstance(move, GiveTrump) and [c for c in hand if is_trump(c, trump)] != [move.card]:
         refuse(Reason.NOT_LONE_TRUMP, "only a seat's single trump may be given")
@@ -282,7 +291,9 @@ def _check_follow(hand: tuple[Card, ...], card: Card, lead: Card, trump: str) ->
     if effective_suit(card, trump) == led:
         return
     if any(effective_suit(c, trump) == led for c in hand):
-        refuse(Reason.MUST_TRUMP if led == trump else Reason.MUST_FOLLOW_SUIT, f"follow the {led} suit")
+        if led == trump:
+            refuse(Reason.MUST_TRUMP, "trumps were led: play a trump")
+        refuse(Reason.MUST_FOLLOW_SUIT, "follow the suit led: {suit}", suit=Suit(led))
     if not is_trump(card, trump) and any(is_trump(c, trump) for c in hand):
         refuse(Reason.MUST_TRUMP, "void in the suit led: play a trump")
 

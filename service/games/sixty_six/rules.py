@@ -22,6 +22,7 @@ from service.games.tricks import (
     point_table,
     without,
 )
+from service.i18n.text import Suit
 
 # --- tables (§2) -------------------------------------------------------------------------------
 
@@ -281,10 +282,10 @@ def _holds_marriage(hand: tuple[Card, ...], suit: str) -> bool:
 def _check_play(state: State, move: Play) -> None:
     seat, card = move.seat, move.card
     if seat != state.to_move:
-        refuse(Reason.NOT_YOUR_TURN, f"it is seat {state.to_move}'s turn")
+        refuse(Reason.NOT_YOUR_TURN, "it is seat {seat}'s turn", seat=state.to_move)
     hand = state.hands[seat]
     if card not in hand:
-        refuse(Reason.CARD_NOT_IN_HAND, f"{card.code} is not in seat {seat}'s hand")
+        refuse(Reason.CARD_NOT_IN_HAND, "the {card} is not in seat {seat}'s hand", card=card, seat=seat)
     if move.marriage:
         _check_marriage(state, move)
     if state.trick and state.strict:
@@ -308,10 +309,10 @@ def _check_follow(state: State, hand: tuple[Card, ...], card: Card) -> None:
     same_suit = [c for c in hand if c.suit == lead.suit]
     if same_suit:
         if card.suit != lead.suit:
-            refuse(Reason.MUST_FOLLOW_SUIT, f"the player must follow {lead.suit}")
+            refuse(Reason.MUST_FOLLOW_SUIT, "the player must follow suit: {suit}", suit=Suit(lead.suit))
         can_head = any(_outranks(c, lead) for c in same_suit)
         if state.options.must_head_trick and can_head and not _outranks(card, lead):
-            refuse(Reason.MUST_WIN_TRICK, f"the player must head {lead.code}")
+            refuse(Reason.MUST_WIN_TRICK, "the player must beat the {card}", card=lead)
     elif card.suit != state.trump_suit and any(c.suit == state.trump_suit for c in hand):
         refuse(Reason.MUST_TRUMP, "the player has no card of the led suit and must trump")
 
@@ -322,7 +323,7 @@ def _outranks(card: Card, other: Card) -> bool:
 
 def _check_lead_action(state: State, seat: int) -> None:
     if not _on_lead(state, seat):
-        refuse(Reason.NOT_ON_LEAD, f"seat {seat} is not on lead")
+        refuse(Reason.NOT_ON_LEAD, "seat {seat} is not on lead", seat=seat)
 
 
 def _check_close(state: State, move: Close) -> None:
@@ -332,7 +333,8 @@ def _check_close(state: State, move: Close) -> None:
     if not state.stock:
         refuse(Reason.STOCK_EXHAUSTED, "the stock is exhausted")
     if len(state.stock) < state.options.min_stock_to_close:
-        refuse(Reason.STOCK_TOO_SMALL, f"closing needs {state.options.min_stock_to_close} cards")
+        refuse(Reason.STOCK_TOO_SMALL, "closing needs {count} cards in the stock",
+               count=state.options.min_stock_to_close)
 
 
 def _check_exchange(state: State, move: ExchangeTrump) -> None:
@@ -355,7 +357,8 @@ def _check_claim(state: State, move: Claim) -> None:
     _check_lead_action(state, move.seat)
     suit = move.marriage_suit
     if suit is not None and not _holds_marriage(state.hands[move.seat], suit):
-        refuse(Reason.MARRIAGE_PARTNER_MISSING, f"the player does not hold K and Q of {suit}")
+        refuse(Reason.MARRIAGE_PARTNER_MISSING, "the player does not hold the king and queen of {suit}",
+               suit=Suit(suit))
 
 
 def candidate_moves(state: State, seat: int) -> list[Move]:

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import combinations
-from typing import Any, ClassVar, NoReturn
+from typing import Any, ClassVar
 
 from service.cards import Card, without
 from service.games.base import Event, Reason, evolve, refuse, replace_at
@@ -22,6 +22,7 @@ from service.games.tricks import (
     draw_round,
     point_table,
 )
+from service.i18n import N_
 
 RANKS = ("A", "10", "K", "Q", "J", "9", "8", "7", "6")
 RANK_ORDER = ace_ten_order(RANKS)
@@ -61,6 +62,10 @@ class Variant:
     molodka: bool
     molodka_of_trumps: bool
     face_down_discards: bool
+
+    def reason(self, code: TrickReason) -> Reason:
+        """The game's reason for the engine's refusal ``code``."""
+        return self.reasons[code.name]
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,8 +158,12 @@ class Respond:
 TrickMove = Lead | Molodka | Respond
 
 
-def _refuse(variant: Variant, code: TrickReason, message: str) -> NoReturn:
-    refuse(variant.reasons[code.name], message)
+LEAD_SIZES: dict[tuple[int, ...], str] = {
+    (1,): N_("a lead is one card"),
+    (1, 3): N_("a lead is one card or three"),
+    (1, 2, 3): N_("a lead is one, two or three cards"),
+}
+"""What a variant's ``lead_sizes`` allow, as the refusal of another lead says it."""
 
 
 # --- deal --------------------------------------------------------------------------------------
@@ -186,7 +195,8 @@ def _one_suit(cards: Sequence[Card]) -> bool:
 
 def check_trick_move(state: State, variant: Variant, move: TrickMove) -> None:
     if state.phase != Phase.PLAY:
-        _refuse(variant, TrickReason.WRONG_PHASE, "the cards are all played: only claims and passes remain")
+        refuse(variant.reason(TrickReason.WRONG_PHASE),
+               "the cards are all played: only claims and passes remain")
     if isinstance(move, Lead):
         _check_lead(state, variant, move)
     elif isinstance(move, Molodka):
@@ -198,52 +208,59 @@ def check_trick_move(state: State, variant: Variant, move: TrickMove) -> None:
 def _check_lead(state: State, variant: Variant, move: Lead) -> None:
     if state.trick is not None:
         if move.seat == state.to_move:
-            _refuse(variant, TrickReason.WRONG_PHASE, "a trick is under way: respond to it")
-        _refuse(variant, TrickReason.NOT_YOUR_TURN, f"it is seat {state.to_move}'s turn")
+            refuse(variant.reason(TrickReason.WRONG_PHASE), "a trick is under way: respond to it")
+        refuse(variant.reason(TrickReason.NOT_YOUR_TURN), "it is seat {seat}'s turn", seat=state.to_move)
     if move.seat != state.leader:
-        _refuse(variant, TrickReason.NOT_YOUR_TURN, f"seat {state.leader} has the lead")
+        refuse(variant.reason(TrickReason.NOT_YOUR_TURN), "seat {seat} has the lead", seat=state.leader)
     if not _holds(state.hands[move.seat], move.cards):
-        _refuse(variant, TrickReason.CARD_NOT_IN_HAND, "every card led must be in the hand, once each")
+        refuse(variant.reason(TrickReason.CARD_NOT_IN_HAND), "every card led must be in the hand, once each")
     if len(move.cards) not in variant.lead_sizes:
-        sizes = " or ".join(map(str, variant.lead_sizes))
-        _refuse(variant, TrickReason.BAD_CARD_COUNT, f"a lead is {sizes} cards")
+        sizes = LEAD_SIZES.get(variant.lead_sizes)
+        if sizes is None:
+            refuse(variant.reason(TrickReason.BAD_CARD_COUNT), "a lead of {count} cards is not allowed",
+                   count=len(move.cards))
+        refuse(variant.reason(TrickReason.BAD_CARD_COUNT), sizes)
     if not _one_suit(move.cards):
-        _refuse(variant, TrickReason.LEAD_MIXED_SUITS, "the cards of a lead are all of one suit")
+        refuse(variant.reason(TrickReason.LEAD_MIXED_SUITS), "the cards of a lead are all of one suit")
 
 
 def _check_molodka(state: State, variant: Variant, move: Molodka) -> None:
     if not variant.molodka:
-        _refuse(variant, TrickReason.OPTION_DISABLED, "a molodka out of turn is not agreed for this game")
+        refuse(variant.reason(TrickReason.OPTION_DISABLED),
+               "a molodka out of turn is not agreed for this game")
     if state.trick is not None:
-        _refuse(variant, TrickReason.WRONG_PHASE, "a molodka is led before the first card of a trick")
+        refuse(variant.reason(TrickReason.WRONG_PHASE), "a molodka is led before the first card of a trick")
     if move.seat == state.leader:
-        _refuse(variant, TrickReason.WRONG_PHASE, "the seat on lead leads its three cards with a lead")
+        refuse(variant.reason(TrickReason.WRONG_PHASE), "the seat on lead leads its three cards with a lead")
     if not _holds(state.hands[move.seat], move.cards):
-        _refuse(variant, TrickReason.CARD_NOT_IN_HAND,
-                "every card of the molodka must be in the hand, once each")
+        refuse(variant.reason(TrickReason.CARD_NOT_IN_HAND),
+               "every card of the molodka must be in the hand, once each")
     trumps_ok = variant.molodka_of_trumps or move.cards[0].suit != state.trump
     if len(move.cards) != 3 or not _one_suit(move.cards) or not trumps_ok:
-        kind = "one suit" if variant.molodka_of_trumps else "one non-trump suit"
-        _refuse(variant, TrickReason.NOT_A_MOLODKA, f"a molodka is three cards of {kind}")
+        if variant.molodka_of_trumps:
+            refuse(variant.reason(TrickReason.NOT_A_MOLODKA), "a molodka is three cards of one suit")
+        refuse(variant.reason(TrickReason.NOT_A_MOLODKA), "a molodka is three cards of one non-trump suit")
 
 
 def _check_respond(state: State, variant: Variant, move: Respond) -> None:
     trick = state.trick
     if trick is None:
         if move.seat == state.leader:
-            _refuse(variant, TrickReason.WRONG_PHASE, "no card is led yet: lead")
-        _refuse(variant, TrickReason.NOT_YOUR_TURN, f"seat {state.leader} has the lead")
+            refuse(variant.reason(TrickReason.WRONG_PHASE), "no card is led yet: lead")
+        refuse(variant.reason(TrickReason.NOT_YOUR_TURN), "seat {seat} has the lead", seat=state.leader)
     if move.seat != state.to_move:
-        _refuse(variant, TrickReason.NOT_YOUR_TURN, f"it is seat {state.to_move}'s turn")
+        refuse(variant.reason(TrickReason.NOT_YOUR_TURN), "it is seat {seat}'s turn", seat=state.to_move)
     hand = state.hands[move.seat]
     if not _holds(hand, move.cards):
-        _refuse(variant, TrickReason.CARD_NOT_IN_HAND, "every card must be in the hand, once each")
+        refuse(variant.reason(TrickReason.CARD_NOT_IN_HAND), "every card must be in the hand, once each")
     needed = min(trick.size, len(hand))
     if len(move.cards) != needed:
-        _refuse(variant, TrickReason.BAD_CARD_COUNT, f"answer with {needed} card(s)")
+        if needed == 1:
+            refuse(variant.reason(TrickReason.BAD_CARD_COUNT), "answer with one card")
+        refuse(variant.reason(TrickReason.BAD_CARD_COUNT), "answer with {count} cards", count=needed)
     if move.mode == "beat" and not _beats(state, move.cards):
-        winning = " ".join(c.code for c in trick.winning.cards)
-        _refuse(variant, TrickReason.DOES_NOT_BEAT, f"the cards do not beat {winning}")
+        refuse(variant.reason(TrickReason.DOES_NOT_BEAT), "the cards do not beat the winning set: {cards}",
+               cards=trick.winning.cards)
 
 
 def _beats(state: State, cards: Sequence[Card]) -> bool:

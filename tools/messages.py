@@ -1,0 +1,148 @@
+"""`make messages`: the Russian catalogs, with Babel. Each part of the service has its own
+catalog beside its code: the service's (``service/i18n/locale/ru/LC_MESSAGES/messages.po``) and one
+per game (``service/games/<game>/messages.ru.po``), so that adding a game touches its package.
+
+- extract: every message id of a part: its sources' ``N_("...")``, ``Text("...")`` and
+  ``refuse(reason, "...")`` calls, and, for a game, its reasons' rule citations;
+- update: each catalog takes the new ids (untranslated) and drops the ones gone, keeping every
+  translation it has;
+- compile: all catalogs into the one ``messages.mo`` the service reads.
+
+``python -m tools.messages update <game>`` updates one game's catalog only (and compiles nothing).
+``python -m tools.messages check`` exits non-zero when a message id lacks its Russian form or the
+compiled catalog is not the catalogs' (``tests/test_i18n.py`` runs the same check).
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from collections.abc import Iterable, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_file
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po, write_po
+
+ROOT = Path(__file__).resolve().parent.parent
+SERVICE = ROOT / "service"
+CORE_PO = SERVICE / "i18n" / "locale" / "ru" / "LC_MESSAGES" / "messages.po"
+MO = CORE_PO.with_suffix(".mo")
+KEYWORDS = {"N_": None, "Text": (1,), "refuse": (2,)}
+
+
+def _extracted(paths: Iterable[Path]) -> Iterator[tuple[str, str]]:
+    for path in paths:
+        for _line, message, _comments, _context in extract_from_file("python", path, keywords=KEYWORDS):
+            if isinstance(message, str) and message:
+                yield message, str(path.relative_to(ROOT))
+
+
+def _reasons(game_id: str) -> Iterator[tuple[str, str]]:
+    from service.games import GAMES
+
+    for reason in GAMES[game_id].info.reasons:
+        yield reason.rule, f"{game_id}.reasons.{reason.value}"
+
+
+def _packages() -> dict[str, Path]:
+    """Each package under service/games (a game's, or one the games share, as ``tricks``), by
+    its game id or its name."""
+    from service.games import GAMES
+
+    games = {Path(sys.modules[type(game).__module__].__file__ or "").parent: game_id
+             for game_id, game in GAMES.items()}
+    folders = sorted(p for p in (SERVICE / "games").iterdir() if (p / "__init__.py").exists())
+    return {games.get(folder, folder.name): folder for folder in folders}
+
+
+def parts() -> dict[Path, list[tuple[str, str]]]:
+    """Each catalog's path and the message ids its part of the service has: each package under
+    service/games (with a game's reasons), and the rest of the service."""
+    from service.games import GAMES
+
+    packages = _packages()
+    core = (p for p in sorted(SERVICE.rglob("*.py")) if not any(d in p.parents for d in packages.values()))
+    found = {CORE_PO: list(_extracted(core))}
+    for name, package in packages.items():
+        reasons = list(_reasons(name)) if name in GAMES else []
+        found[package / "messages.ru.po"] = [*_extracted(sorted(package.rglob("*.py"))), *reasons]
+    return found
+
+
+def _read(path: Path) -> Catalog:
+    if not path.exists():
+        return Catalog(locale="ru", domain="messages", project="card-rules-service")
+    with path.open("rb") as handle:
+        return read_po(handle, locale="ru")
+
+
+def update(only: str | None = None) -> None:
+    """Every catalog (or only the game ``only``'s) takes its part's message ids."""
+    for path, messages in parts().items():
+        if only is not None and path.parent.name != only.replace("-", "_"):
+            continue
+        template = Catalog(locale="ru", domain="messages")
+        for message, where in messages:
+            template.add(message, locations=[(where, 0)])
+        catalog = _read(path)
+        catalog.update(template, no_fuzzy_matching=True)
+        catalog.obsolete.clear()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("wb") as handle:
+            write_po(handle, catalog, width=110, omit_header=False, sort_output=True, include_lineno=False)
+
+
+def merged() -> Catalog:
+    """Every catalog's translations in one; its header fixed, so that the same catalogs always
+    compile to the same bytes."""
+    fixed = datetime(2026, 1, 1, tzinfo=UTC)
+    catalog = Catalog(locale="ru", domain="messages", project="card-rules-service", version="1",
+                      creation_date=fixed, revision_date=fixed, fuzzy=False)
+    for path in parts():
+        for message in _read(path):
+            if message.id and message.string:
+                catalog.add(message.id, message.string)
+    return catalog
+
+
+def compile_all() -> None:
+    with MO.open("wb") as handle:
+        write_mo(handle, merged())
+
+
+def missing() -> list[str]:
+    """Every message id without its Russian form, one translated two ways, and a stale compiled
+    catalog."""
+    gaps = []
+    for path, messages in parts().items():
+        translated = {m.id: m.string for m in _read(path) if m.id}
+        gaps += [f"{path.relative_to(ROOT)}: {message!r} ({where})" for message, where in messages
+                 if not translated.get(message)]
+    said: dict[str, tuple[str, Path]] = {}
+    for path in parts():
+        for message in _read(path):
+            if message.id and message.string:
+                first = said.setdefault(message.id, (message.string, path))
+                if first[0] != message.string:
+                    gaps.append(f"{message.id!r} is {first[0]!r} in {first[1].relative_to(ROOT)} but "
+                                f"{message.string!r} in {path.relative_to(ROOT)}: one id, one translation")
+    compiled = io.BytesIO()
+    write_mo(compiled, merged())
+    if not MO.exists() or MO.read_bytes() != compiled.getvalue():
+        gaps.append(f"{MO.relative_to(ROOT)} is not the catalogs compiled: run `make messages`")
+    return gaps
+
+
+if __name__ == "__main__":
+    command = sys.argv[1:] or ["update"]
+    if command == ["check"]:
+        gaps = missing()
+        print("\n".join(gaps) or "every message has its Russian form")
+        sys.exit(1 if gaps else 0)
+    if command[0] == "update":  # `update <game>`: that game's catalog only, not compiled
+        update(command[1] if len(command) > 1 else None)
+        if len(command) == 1:
+            compile_all()
