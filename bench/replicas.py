@@ -267,6 +267,21 @@ class Tally:
         return ordered[max(0, int(len(ordered) * 0.99) - 1)] if ordered else float("nan")
 
 
+def joined(threads: list[threading.Thread]) -> None:
+    """Start every thread, then wait for all of them."""
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+
+def summed(tallies: list[Tally]) -> Tally:
+    total = Tally()
+    for tally in tallies:
+        total.add(tally)
+    return total
+
+
 class Failed(Exception):
     """An answer other than the one expected; the client records it and starts a new hand."""
 
@@ -422,13 +437,8 @@ def _load_process(proxy: str, entries: list[tuple[str, bytes]], senders: int, pl
     threads += [threading.Thread(target=play_hands, args=(tallies[senders + n], lambda: ("nginx", proxy),
                                                           stop.is_set, live, n, pause))
                 for n in range(players)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    total = Tally()
-    for tally in tallies:
-        total.add(tally)
+    joined(threads)
+    total = summed(tallies)
     results.put(total)
 
 
@@ -510,13 +520,8 @@ def sealed_across(s: Stack, seconds: float) -> Row:
     threads = [threading.Thread(target=play_hands, args=(tallies[n], lambda: random.choice(targets),
                                                          lambda: time.monotonic() >= stop, live, n))
                for n in range(CLIENTS)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    total = Tally()
-    for tally in tallies:
-        total.add(tally)
+    joined(threads)
+    total = summed(tallies)
     hands = ", ".join(f"{n} {game}" for game, n in sorted(total.hands.items()))
     spread = ", ".join(f"{n} to {name}" for name, n in sorted(total.requests.items()))
     return (f"sealed hands across {len(s.replicas)} instances ({CLIENTS} clients, each request to a "
@@ -621,9 +626,7 @@ def key_rotation(s: Stack, seconds: float) -> Row:
     done.set()
     for thread in threads:
         thread.join()
-    total = Tally()
-    for tally in tallies:
-        total.add(tally)
+    total = summed(tallies)
     return ("state key rotation rolled across the instances (old → old,new → new,old → new, 9 "
             f"restarts) under sealed play ({CLIENTS} clients through nginx, pausing "
             f"{PLAYER_PAUSE * 1000:.0f} ms between requests, {SLOW_PLAYERS} of them {SLOW_PAUSE * 1000:.0f} ms)",
@@ -673,10 +676,7 @@ def _at_once(requests: list[tuple[str, str, bytes]]) -> list[tuple[int, dict[str
             connection.close()
 
     threads = [threading.Thread(target=send, args=(n,)) for n in range(len(requests))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    joined(threads)
     return answers
 
 
@@ -749,10 +749,7 @@ def replay_guard(s: Stack, seconds: float) -> Row:
     with Load(s.proxy, entries, connections=32, players=8) as load:
         threads = [threading.Thread(target=race_hands, args=(s, results[n], lambda: time.monotonic() >= stop, n))
                    for n in range(RACERS)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        joined(threads)
         tally = load.stop()
     races = Races()
     for result in results:
