@@ -20,6 +20,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from string import Formatter
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_file
@@ -113,14 +114,24 @@ def compile_all() -> None:
         write_mo(handle, merged())
 
 
+def _names(template: str) -> set[str]:
+    """The values a template names: ``{card:gen}`` names ``card``."""
+    return {name for _, name, _, _ in Formatter().parse(template) if name}
+
+
 def missing() -> list[str]:
-    """Every message id without its Russian form, one translated two ways, and a stale compiled
-    catalog."""
+    """Every message id without its Russian form, a translation that names a value its id does
+    not give, one id translated two ways, and a stale compiled catalog."""
     gaps = []
     for path, messages in parts().items():
         translated = {m.id: m.string for m in _read(path) if m.id}
         gaps += [f"{path.relative_to(ROOT)}: {message!r} ({where})" for message, where in messages
                  if not translated.get(message)]
+    for path in parts():  # a name the English does not give would fail the answer (a KeyError)
+        for message in _read(path):
+            if message.id and message.string and not _names(message.string) <= _names(message.id):
+                gaps.append(f"{path.relative_to(ROOT)}: {message.string!r} names a value "
+                            f"{message.id!r} does not give")
     said: dict[str, tuple[str, Path]] = {}
     for path in parts():
         for message in _read(path):
