@@ -11,22 +11,36 @@ from dataclasses import dataclass
 from service.i18n import N_, Message
 
 
+def message(template: str, params: dict[str, object]) -> Message:
+    """An error's sentence: ``template`` (its English message id) alone, or a ``Text`` writing
+    ``params`` into it in the answer's language."""
+    if not params:
+        return template
+    from service.i18n.text import Text  # here: Text names cards, and service.cards raises these errors
+
+    return Text(template, params)
+
+
 @dataclass(frozen=True, slots=True)
 class FieldError:
     """One problem with the request body, located by a JSON pointer into it."""
 
     pointer: str
-    message: str
+    message: Message
 
 
 class ServiceError(Exception):
+    """An error answered as a problem. Its detail (and each field error's message) is an English
+    sentence, the catalogs' message id; a sentence with values names them as ``{name}``, given
+    as keyword ``params``, written in the answer's language when it is sent (as ``refuse``)."""
+
     status: int = 500
     title: str = N_("Internal Server Error")
     slug: str = "internal"
 
-    def __init__(self, detail: str, errors: tuple[FieldError, ...] = ()) -> None:
-        super().__init__(detail)
-        self.detail = detail
+    def __init__(self, detail: Message, errors: tuple[FieldError, ...] = (), /, **params: object) -> None:
+        self.detail = message(detail, params) if isinstance(detail, str) else detail
+        super().__init__(str(self.detail))
         self.errors = errors
 
     def within(self, prefix: str) -> ServiceError:
@@ -50,8 +64,9 @@ class SchemaViolation(ServiceError):
 class Located(ServiceError):
     """An error of one field, named by its pointer."""
 
-    def __init__(self, pointer: str, message: str) -> None:
-        super().__init__(message, (FieldError(pointer, message),))
+    def __init__(self, pointer: str, sentence: Message, /, **params: object) -> None:
+        written = message(sentence, params) if isinstance(sentence, str) else sentence
+        super().__init__(written, (FieldError(pointer, written),))
 
 
 class InvalidState(Located):
@@ -100,8 +115,9 @@ class TokenRefused(Located):
 
     cause: str = "unreadable"
 
-    def __init__(self, pointer: str, message: str, *, cause: str | None = None) -> None:
-        super().__init__(pointer, message)
+    def __init__(self, pointer: str, sentence: Message, /, *, cause: str | None = None,
+                 **params: object) -> None:
+        super().__init__(pointer, sentence, **params)
         if cause is not None:
             self.cause = cause
 
@@ -146,8 +162,8 @@ class LimitExceeded(ServiceError):
 
     status, title, slug = 422, N_("The answer would pass a limit"), "limit-exceeded"
 
-    def __init__(self, detail: str, *, limit: str, value: int) -> None:
-        super().__init__(detail)
+    def __init__(self, detail: str, *, limit: str, value: int, **params: object) -> None:
+        super().__init__(detail, **params)
         self.limit, self.value = limit, value
 
 
@@ -157,9 +173,9 @@ class OverBudget(LimitExceeded):
 
     title, slug = N_("More search than this server allows"), "over-budget"
 
-    def __init__(self, pointer: str, detail: str, *, limit: str, value: int) -> None:
-        super().__init__(detail, limit=limit, value=value)
-        self.errors = (FieldError(pointer, detail),)
+    def __init__(self, pointer: str, detail: str, *, limit: str, value: int, **params: object) -> None:
+        super().__init__(detail, limit=limit, value=value, **params)
+        self.errors = (FieldError(pointer, self.detail),)
 
 
 class NoMove(Located):

@@ -130,16 +130,74 @@ def test_refusals_met_in_play_are_wholly_russian(game_id):
             assert not english, (reason, text)
 
 
-def test_no_refusal_is_written_as_an_f_string():
-    """An f-string message cannot be a catalog's message id: its values go in as parameters."""
+def test_no_message_is_written_as_an_f_string():
+    """A sentence built in code (an f-string, ``+``, ``%`` or ``.format``) cannot be a catalog's
+    message id: its values go in as parameters, at the refusal's or the error's call."""
     import ast
 
-    from tools.messages import SERVICE
+    from tools.messages import SERVICE, keywords
 
+    built = (ast.JoinedStr, ast.BinOp)
     offenders = []
-    for path in sorted(SERVICE.rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text())):
-            if (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "refuse"
-                    and len(node.args) > 1 and isinstance(node.args[1], ast.JoinedStr)):
-                offenders.append(f"{path}:{node.lineno}")
+    for path, node, sentence in _message_calls(SERVICE, keywords()):
+        formatted = isinstance(sentence, ast.Call) and getattr(sentence.func, "attr", None) == "format"
+        if isinstance(sentence, built) or formatted:
+            offenders.append(f"{path.relative_to(SERVICE)}:{node.lineno}")
     assert offenders == []
+
+
+def _message_calls(root, spec):
+    """Each call of a message keyword in the service's code, with the argument that is its
+    sentence."""
+    import ast
+
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.Call):
+                continue
+            name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+            if name not in spec:
+                continue
+            index = (spec[name] or (1,))[0] - 1
+            if len(node.args) > index:
+                yield path, node, node.args[index]
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_every_option_choice_move_and_event_says_what_it_does(game_id):
+    info = GAMES[game_id].info
+    blank = [f"options.{name}" for name, text in info.option_texts.items() if not text.description]
+    blank += [f"options.{name}.{value}" for name, text in info.option_texts.items()
+              for value, label in text.choices.items() if not label]
+    blank += [f"moves.{kind}" for kind in info.move_types if not info.move_texts.get(kind)]
+    blank += [f"events.{kind}" for kind, event in info.event_types.items() if not event.doc]
+    assert blank == []
+
+
+def _codes() -> set[str]:
+    """The words a Russian text may keep in Latin letters outside backticks: the games' codes
+    (move, event and option names, option values, phases), as machine fields are."""
+    codes = {"JSON"}
+    for game in GAMES.values():
+        info = game.info
+        codes |= {*info.move_types, *info.event_types, *info.options, *info.variants}
+        codes |= {value for text in info.option_texts.values() for value in text.choices}
+    return codes
+
+
+def test_every_russian_text_is_wholly_russian():
+    """Every translation in the catalogs: no English word outside a code in backticks, a
+    placeholder, or a game's codes (a card code has two letters at most: 10H, AS)."""
+    from tools.messages import _read, parts
+
+    codes = _codes()
+    english = []
+    for path in parts():
+        for message in _read(path):
+            if not (message.id and message.string):
+                continue
+            text = re.sub(r"`[^`]*`|\{[^}]*\}", "", message.string)
+            words = [w for w in ENGLISH.findall(text) if w not in codes]
+            if words:
+                english.append(f"{path.name} {message.string!r}: {words}")
+    assert english == []

@@ -2,8 +2,9 @@
 catalog beside its code: the service's (``service/i18n/locale/ru/LC_MESSAGES/messages.po``) and one
 per game (``service/games/<game>/messages.ru.po``), so that adding a game touches its package.
 
-- extract: every message id of a part: its sources' ``N_("...")``, ``Text("...")`` and
-  ``refuse(reason, "...")`` calls, and, for a game, its reasons' rule citations;
+- extract: every message id of a part: its sources' ``N_("...")``, ``Text("...")``,
+  ``refuse(reason, "...")`` and error calls (``InvalidState("/to_move", "...")``), and, for a
+  game, every sentence its ``GET /v1/games/{game}`` shows (``_described``);
 - update: each catalog takes the new ids (untranslated) and drops the ones gone, keeping every
   translation it has;
 - compile: all catalogs into the one ``messages.mo`` the service reads.
@@ -31,21 +32,42 @@ ROOT = Path(__file__).resolve().parent.parent
 SERVICE = ROOT / "service"
 CORE_PO = SERVICE / "i18n" / "locale" / "ru" / "LC_MESSAGES" / "messages.po"
 MO = CORE_PO.with_suffix(".mo")
-KEYWORDS = {"N_": None, "Text": (1,), "refuse": (2,)}
+
+
+def keywords() -> dict[str, tuple[int, ...] | None]:
+    """The calls whose literal sentence is a message id: ``N_``, ``Text``, ``refuse``, and every
+    error of ``service.errors`` (its detail first, or its pointer then its sentence)."""
+    from service import errors
+
+    found: dict[str, tuple[int, ...] | None] = {"N_": None, "Text": (1,), "refuse": (2,)}
+    for name, cls in vars(errors).items():
+        if isinstance(cls, type) and issubclass(cls, errors.ServiceError):
+            found[name] = (2,) if issubclass(cls, (errors.Located, errors.OverBudget)) else (1,)
+    return found
 
 
 def _extracted(paths: Iterable[Path]) -> Iterator[tuple[str, str]]:
+    spec = keywords()
     for path in paths:
-        for _line, message, _comments, _context in extract_from_file("python", path, keywords=KEYWORDS):
+        for _line, message, _comments, _context in extract_from_file("python", path, keywords=spec):
             if isinstance(message, str) and message:
                 yield message, str(path.relative_to(ROOT))
 
 
-def _reasons(game_id: str) -> Iterator[tuple[str, str]]:
+def _described(game_id: str) -> Iterator[tuple[str, str]]:
+    """Every sentence ``GET /v1/games/{game}`` shows of the game: its deck, its reasons' rule
+    citations, its options (and their choices), moves and events."""
     from service.games import GAMES
 
-    for reason in GAMES[game_id].info.reasons:
+    info = GAMES[game_id].info
+    yield info.about_deck, f"{game_id}.deck"
+    for reason in info.reasons:
         yield reason.rule, f"{game_id}.reasons.{reason.value}"
+    for name, option in info.option_texts.items():
+        yield option.description, f"{game_id}.options.{name}"
+        yield from ((label, f"{game_id}.options.{name}.{value}") for value, label in option.choices.items())
+    yield from ((doc, f"{game_id}.moves.{kind}") for kind, doc in info.move_texts.items())
+    yield from ((event.doc, f"{game_id}.events.{kind}") for kind, event in info.event_types.items())
 
 
 def _packages() -> dict[str, Path]:
@@ -68,7 +90,7 @@ def parts() -> dict[Path, list[tuple[str, str]]]:
     core = (p for p in sorted(SERVICE.rglob("*.py")) if not any(d in p.parents for d in packages.values()))
     found = {CORE_PO: list(_extracted(core))}
     for name, package in packages.items():
-        reasons = list(_reasons(name)) if name in GAMES else []
+        reasons = [t for t in _described(name) if t[0]] if name in GAMES else []
         found[package / "messages.ru.po"] = [*_extracted(sorted(package.rglob("*.py"))), *reasons]
     return found
 

@@ -80,13 +80,26 @@ def _detail(info: GameInfo) -> Wire:
     lang = current_language()
     return {
         **_summary(info),
-        "deck": info.deck,
+        "deck": translate(info.about_deck, lang).replace("{cards}", " ".join(info.deck_cards)),
         "card_values": dict(info.card_values),
         "deck_cards": list(info.deck_cards),
         "card_names": {code: card_name(CARDS[code], lang) for code in dict.fromkeys(info.deck_cards)},
         "move_types": list(info.move_types),
         "reasons": {reason.value: translate(reason.rule, lang) for reason in info.reasons},
         "event_types": list(info.event_types),
+        "descriptions": _descriptions(info, lang),
+    }
+
+
+def _descriptions(info: GameInfo, lang: str) -> Wire:
+    """What every option, choice, move type and event type means, in ``lang``."""
+    return {
+        "options": {name: {"description": translate(text.description, lang),
+                           "choices": {value: translate(label, lang)
+                                       for value, label in text.choices.items()}}
+                    for name, text in info.option_texts.items()},
+        "moves": {kind: translate(doc, lang) for kind, doc in info.move_texts.items()},
+        "events": {kind: translate(event.doc, lang) for kind, event in info.event_types.items()},
     }
 
 

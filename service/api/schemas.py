@@ -70,3 +70,19 @@ class GameDetail(GameSummary):
     reasons = fields.Dict(keys=fields.String(), values=fields.String(), required=True, metadata={
         "description": "Each reason code with the rule it enforces, in the answer's language."})
     event_types = fields.List(fields.String(), required=True)
+    descriptions = fields.Nested(lambda: GameDescriptions(), required=True, metadata={
+        "description": "What every option (and each of its choices), move type and event type "
+        "means, in the answer's language, for a front end's labels and help. Since API version 2.2."})
+
+
+class OptionDescription(Strict):
+    description = fields.String(required=True)
+    choices = fields.Dict(keys=fields.String(), values=fields.String(), required=True, metadata={
+        "description": "Each value of an option with a closed set of values, and what it does "
+        "(empty for a yes/no or a number)."})
+
+
+class GameDescriptions(Strict):
+    options = fields.Dict(keys=fields.String(), values=fields.Nested(OptionDescription), required=True)
+    moves = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
+    events = fields.Dict(keys=fields.String(), values=fields.String(), required=True)

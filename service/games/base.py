@@ -10,7 +10,8 @@ from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
+from dataclasses import fields as dataclass_fields
+from enum import Enum, StrEnum
 from typing import Any, Generic, NoReturn, Protocol, Self, TypeVar
 
 from service.cards import Card, DeckSource, codes
@@ -113,7 +114,8 @@ class GameInfo:
     name_ru: str
     player_counts: tuple[int, ...]
     default_players: int
-    deck: str
+    about_deck: str
+    """The deck in a sentence, an English message id; ``{cards}`` stands for ``deck_cards``."""
     card_values: Mapping[str, int]
     """Card code -> its value, for every card of the game's largest deck."""
     deck_cards: tuple[str, ...]
@@ -124,28 +126,54 @@ class GameInfo:
     event_types: Mapping[str, EventType]
     options: Mapping[str, object]
     """Every option with its default value."""
+    option_texts: Mapping[str, OptionText]
+    move_texts: Mapping[str, str]
+    """What each move type does, an English message id."""
     variants: tuple[str, ...] = field(default=())
+
+
+@dataclass(frozen=True, slots=True)
+class OptionText:
+    """What an option means and what each of its choices (if it has a closed set) does: English
+    message ids, as ``option()`` declared them."""
+
+    description: str
+    choices: Mapping[str, str]
+
+
+def option_texts(options: type) -> dict[str, OptionText]:
+    """Each option's texts, its choices by their wire value."""
+    texts = {}
+    for option_field in dataclass_fields(options):
+        choices = option_field.metadata.get("choices") or {}
+        if not isinstance(choices, Mapping):
+            choices = dict.fromkeys(choices, "")
+        texts[option_field.name] = OptionText(
+            option_field.metadata.get("description") or "",
+            {str(v.value if isinstance(v, Enum) else v): label for v, label in choices.items()})
+    return texts
 
 
 def describe(
     *, id: str, name_en: str, name_ru: str, players: tuple[int, ...], deck: Sequence[Card], about_deck: str,
-    points: Mapping[Card, int] | Callable[[Card], int], moves: Iterable[str], reasons: type[Reason],
+    points: Mapping[Card, int] | Callable[[Card], int], moves: Mapping[str, str], reasons: type[Reason],
     events: Mapping[str, EventType], options: type, default_players: int | None = None,
     largest_deck: Sequence[Card] | None = None, variants: tuple[str, ...] = (),
 ) -> GameInfo:
     """A game's ``GameInfo`` from what its rules declare: ``deck``, the deck of the default
     options (``deck_cards``; ``{cards}`` in ``about_deck`` lists its codes); ``points``, each
     card's value (``card_values``, over ``largest_deck`` if the game has a larger one); the move
-    types; the default of every option of the ``Options`` dataclass. ``default_players``: the
-    first of ``players`` unless said."""
+    types with what each does; every option of the ``Options`` dataclass, its default and texts.
+    ``default_players``: the first of ``players`` unless said."""
     values = points if callable(points) else lambda card: points.get(card, 0)
     return GameInfo(
         id=id, name_en=name_en, name_ru=name_ru, player_counts=players,
         default_players=players[0] if default_players is None else default_players,
-        deck=about_deck.replace("{cards}", " ".join(codes(deck))),
+        about_deck=about_deck,
         card_values={c.code: values(c) for c in (deck if largest_deck is None else largest_deck)},
         deck_cards=tuple(codes(deck)), move_types=tuple(moves), reasons=reasons, event_types=events,
-        options=options_wire(options()), variants=variants,
+        options=options_wire(options()), option_texts=option_texts(options), move_texts=dict(moves),
+        variants=variants,
     )
 
 
@@ -406,11 +434,12 @@ def accepts(check: Callable[[S, M], None], state: S, move: M) -> bool:
 
 def option(
     default: T, description: str = "", *, within: tuple[int, int] | None = None,
-    choices: tuple[T, ...] | None = None,
+    choices: Mapping[T, str] | tuple[T, ...] | None = None,
 ) -> T:
     """A field of a game's ``Options`` dataclass, declared once: its default, what it means, and
-    the values it takes (``within`` an integer range, or one of ``choices``); the wire schema is
-    derived from it (``service.wire.schemas.options_schema``)."""
+    the values it takes (``within`` an integer range, or one of ``choices``, each with what it
+    does); the wire schema is derived from it (``service.wire.schemas.options_schema``), and
+    ``GET /v1/games/{game}`` shows the texts, English message ids, in the answer's language."""
     metadata = {"description": description, "within": within, "choices": choices}
     return field(default=default, metadata=metadata)  # type: ignore[no-any-return]
 

@@ -385,6 +385,11 @@ class Moves(Generic[T]):
     def types(self) -> tuple[str, ...]:
         return tuple(self.schemas)
 
+    @property
+    def docs(self) -> dict[str, str]:
+        """What each move type does, by type."""
+        return {kind: schema.__doc__ or "" for kind, schema in self.schemas.items()}
+
 
 class GameWire(CardFields):
     """One game's wire vocabulary: its card and seat fields (``CardFields``), and the forms

@@ -100,16 +100,18 @@ class _Options:
 def test_describe_builds_the_info_from_the_declarations():
     small = deck(("A", "K"), suits=("S", "H"))
     info = base.describe(id="t", name_en="T", name_ru="Т", players=(3, 4), deck=small,
-                         about_deck="4 cards: {cards}", points={CARDS["AS"]: 11}, moves=("go", "stop"),
+                         about_deck="4 cards: {cards}", points={CARDS["AS"]: 11}, moves={"go": "Go.", "stop": "Stop."},
                          reasons=_Reason, events={"went": base.EventType("Went.")}, options=_Options,
                          largest_deck=(*small, CARDS["QS"]))
-    assert info.deck == "4 cards: AS KS AH KH" and info.deck_cards == ("AS", "KS", "AH", "KH")
+    assert info.about_deck == "4 cards: {cards}" and info.deck_cards == ("AS", "KS", "AH", "KH")
     assert info.card_values == {"AS": 11, "KS": 0, "AH": 0, "KH": 0, "QS": 0}
     assert (info.default_players, info.move_types, info.options) == (3, ("go", "stop"), {"big": False})
+    assert info.move_texts == {"go": "Go.", "stop": "Stop."}
+    assert info.option_texts["big"] == base.OptionText("Big.", {})
     by_rank = base.describe(id="t", name_en="T", name_ru="Т", players=(2, 4), default_players=4, deck=small,
-                            about_deck="no list", points=lambda c: len(c.rank), moves=(), reasons=_Reason,
+                            about_deck="no list", points=lambda c: len(c.rank), moves={}, reasons=_Reason,
                             events={}, options=_Options)
-    assert by_rank.deck == "no list" and by_rank.card_values["AS"] == 1 and by_rank.default_players == 4
+    assert by_rank.about_deck == "no list" and by_rank.card_values["AS"] == 1 and by_rank.default_players == 4
 
 
 # --- the wire methods, declared once ----------------------------------------------------------

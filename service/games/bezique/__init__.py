@@ -16,7 +16,7 @@ INFO = describe(
     id="bezique", name_en="Bezique", name_ru="Безик", players=(2, 3, 4), deck=rules.full_deck(Options()),
     about_deck="8 or 10 packs of A 10 K Q J in each suit, three nines of each suit and two wild cards "
                "(JK): 174 or 214 cards (172 or 212 without the wild cards)",
-    points={}, largest_deck=wire.LARGEST, moves=wire.MOVES.types, reasons=rules.Reason, options=Options,
+    points={}, largest_deck=wire.LARGEST, moves=wire.MOVES.docs, reasons=rules.Reason, options=Options,
     events=wire.EVENTS,
 )
 MATCH_RULES = MatchRules(over_with=("winner",))

@@ -16,7 +16,7 @@ from service.games.tricks.sets import POINTS, State
 INFO = describe(
     id="bura", name_en="Bura", name_ru="Бура", players=(2, 3, 4, 5, 6), deck=rules.DECK,
     about_deck="36 cards, A 10 K Q J 9 8 7 6 in each suit: {cards}", points=POINTS,
-    moves=wire.MOVES.types, reasons=rules.Reason, options=rules.Options,
+    moves=wire.MOVES.docs, reasons=rules.Reason, options=rules.Options,
     events=wire.EVENTS,
 )
 MATCH = MatchRules(totals="match_scores", reached="a seat has {target} games: the match is over",

@@ -19,7 +19,7 @@ INFO = describe(
     about_deck="two packs of 52 and four jokers (108 cards); three packs and six jokers (162) at six "
                "players. card_values are the classic game's; seed_13 counts A 11 and 9 to 3 at face value "
                "(§2.3)",
-    points=m.VALUES[m.CLASSIC], moves=wire.MOVES.types, reasons=rules.Reason, options=Options,
+    points=m.VALUES[m.CLASSIC], moves=wire.MOVES.docs, reasons=rules.Reason, options=Options,
     events=wire.EVENTS,
     variants=m.VARIANTS,
 )

@@ -15,7 +15,7 @@ from service.games.match import MatchRules
 INFO = describe(
     id="kozel", name_en="Kozel", name_ru="Козёл", players=(4,), deck=rules.DECK,
     about_deck="32 cards, A K Q J 10 9 8 7 of each suit: {cards}", points=rules.POINTS,
-    moves=wire.MOVES.types, reasons=rules.Reason, options=rules.Options,
+    moves=wire.MOVES.docs, reasons=rules.Reason, options=rules.Options,
     events=wire.EVENTS,
     variants=("turn_to_left", "three_cards", "first_card", "jack_of_clubs_first_deal"),
 )

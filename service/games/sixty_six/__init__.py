@@ -14,7 +14,7 @@ from service.games.sixty_six.schemas import SCHEMAS
 INFO = describe(
     id="sixty-six", name_en="Sixty-six", name_ru="Шестьдесят шесть", players=(2,), deck=rules.DECK,
     about_deck="24 cards, A 10 K Q J 9 in each suit: {cards}", points=rules.POINTS,
-    moves=wire.MOVES.types, reasons=rules.Reason, options=rules.Options,
+    moves=wire.MOVES.docs, reasons=rules.Reason, options=rules.Options,
     events=wire.EVENTS,
 )
 PARTY = MatchRules(totals="party_score", word="party",
