@@ -163,13 +163,14 @@ class GivenOrder:
         seen: Counter[Card] = Counter()
         for index, code in enumerate(self._codes):
             given = CARDS.get(code)
-            if given is None or seen[given] >= allowed[given]:
-                times = "is not in this deck" if given is None or not allowed[given] else \
-                    f"appears more often than the deck holds it ({allowed[given]})"
-                raise InvalidDeck(f"/{index}", f"{code} {times}")
+            if given is None or not allowed[given]:
+                raise InvalidDeck(f"/{index}", "{code} is not in this deck", code=code)
+            if seen[given] >= allowed[given]:
+                raise InvalidDeck(f"/{index}", "{card} appears more often than the deck holds it ({times})",
+                                  card=given, times=allowed[given])
             seen[given] += 1
         missing = allowed - seen
         if missing:
-            listed = " ".join(sorted(c.code for c in missing.elements()))
-            raise InvalidDeck("", f"the deck has {len(pile)} cards; missing: {listed}")
+            raise InvalidDeck("", "the deck has {size} cards; missing: {cards}", size=len(pile),
+                              cards=sorted(missing.elements(), key=lambda c: c.code))
         return tuple(map(CARDS.__getitem__, self._codes))

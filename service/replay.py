@@ -112,8 +112,8 @@ class StoreGuard:
 
 
 def _moved_on(number: int, latest: int) -> Replayed:
-    return Replayed("/token", f"this hand has moved on: the token is at move {number}, the hand at "
-                              f"move {latest}; play on from the latest token")
+    return Replayed("/token", "this hand has moved on: the token is at move {number}, the hand at move "
+                              "{latest}; play on from the latest token", number=number, latest=latest)
 
 
 def guard(url: str, *, keep_s: int, refuse_when_down: bool) -> ReplayGuard:

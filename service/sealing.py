@@ -42,11 +42,12 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from service.errors import BadToken, WrongSeatKey
+from service.i18n import N_, Translated
 
 FORMAT = 2
 """The token format this release seals and reads (1: a pickle, no longer read)."""
 HAND, MATCH = b"H", b"M"
-KIND_NAMES = {HAND: "hand token", MATCH: "match token"}
+KIND_NAMES = {HAND: N_("hand token"), MATCH: N_("match token")}
 SALT_BYTES = 16
 NONCE = bytes(12)
 """Each token's key is used once, so a fixed nonce is safe."""
@@ -154,14 +155,15 @@ class Keyring:
                            cause="not-a-token") from None
         found_kind, found_game, key_id, rest = _read_header(raw, at)
         if found_kind != kind:
-            raise BadToken(at, f"is a {KIND_NAMES.get(found_kind, 'token of another kind')}, "
-                               f"not a {KIND_NAMES[kind]}", cause="other-kind")
+            raise BadToken(at, "is a {found}, not a {wanted}", cause="other-kind",
+                           found=Translated(KIND_NAMES.get(found_kind, N_("token of another kind"))),
+                           wanted=Translated(KIND_NAMES[kind]))
         if found_game != game:
-            raise BadToken(at, f"is a {found_game} token: this path is for {game}",
+            raise BadToken(at, "is a {found} token: this path is for {game}", found=found_game, game=game,
                            cause="other-game")
         if key_id not in self._token_secret:
-            raise BadToken(at, f"was sealed with key {key_id!r}, which this server does not hold "
-                               "(rotated out, or another deployment's)", cause="unknown-key")
+            raise BadToken(at, "was sealed with key '{key}', which this server does not hold (rotated out, "
+                               "or another deployment's)", cause="unknown-key", key=key_id)
         header = raw[:len(raw) - len(rest)]
         try:
             plain = self._aead(key_id, rest[:SALT_BYTES]).decrypt(NONCE, rest[SALT_BYTES:], header)
@@ -182,8 +184,8 @@ class Keyring:
         except (binascii.Error, ValueError):
             raw = b""
         if hand.key_id not in self._seat_secret:
-            raise WrongSeatKey(at, f"cannot be checked: this hand's seat keys were made with key "
-                                   f"{hand.key_id!r}, which this server no longer holds", cause="unknown-key")
+            raise WrongSeatKey(at, "cannot be checked: this hand's seat keys were made with key '{key}', "
+                                   "which this server no longer holds", cause="unknown-key", key=hand.key_id)
         seat = raw[0] if len(raw) == 1 + SEAT_MAC_BYTES else hand.seats
         expected = self._seat_key(hand.key_id, hand.hand_id, seat) if seat < hand.seats else ""
         if not expected or not hmac.compare_digest(seat_key, expected):
@@ -218,8 +220,9 @@ def _read_header(raw: bytes, at: str) -> tuple[bytes, str, str, bytes]:
     if len(raw) < 3:
         raise _short(at)
     if raw[0] != FORMAT:
-        raise BadToken(at, f"is a token of format {raw[0]}, which this release does not read (it reads "
-                           f"format {FORMAT}): deal the hand again", cause="old-release")
+        raise BadToken(at, "is a token of format {found}, which this release does not read (it reads "
+                           "format {format}): deal the hand again", cause="old-release", found=raw[0],
+                           format=FORMAT)
     kind, game_end = raw[1:2], 3 + raw[2]
     if len(raw) <= game_end:
         raise _short(at)
@@ -239,7 +242,7 @@ def _decompressed(compressed: bytes, at: str) -> bytes:
             raise ValueError(size)
         return bytes(lz4.block.decompress(compressed))
     except (lz4.block.LZ4BlockError, ValueError):
-        raise BadToken(at, f"does not hold the data of a format {FORMAT} token") from None
+        raise BadToken(at, "does not hold the data of a format {format} token", format=FORMAT) from None
 
 
 def data(text: bytes, at: str) -> dict[str, Any]:
@@ -250,5 +253,5 @@ def data(text: bytes, at: str) -> dict[str, Any]:
     except orjson.JSONDecodeError:
         value = None
     if not isinstance(value, dict):
-        raise BadToken(at, f"does not hold the data of a format {FORMAT} token")
+        raise BadToken(at, "does not hold the data of a format {format} token", format=FORMAT)
     return value

@@ -9,7 +9,8 @@ per game (``service/games/<game>/messages.ru.po``), so that adding a game touche
   translation it has;
 - compile: all catalogs into the one ``messages.mo`` the service reads.
 
-``python -m tools.messages update <game>`` updates one game's catalog only (and compiles nothing).
+``python -m tools.messages update <game>`` updates one game's catalog only (``update service``, the
+service's own), and compiles nothing.
 ``python -m tools.messages check`` exits non-zero when a message id lacks its Russian form or the
 compiled catalog is not the catalogs' (``tests/test_i18n.py`` runs the same check).
 """
@@ -36,10 +37,11 @@ MO = CORE_PO.with_suffix(".mo")
 
 def keywords() -> dict[str, tuple[int, ...] | None]:
     """The calls whose literal sentence is a message id: ``N_``, ``Text``, ``refuse``, and every
-    error of ``service.errors`` (its detail first, or its pointer then its sentence)."""
+    error of ``service.errors`` (its detail first, or its pointer then its sentence, as a
+    ``FieldError``'s)."""
     from service import errors
 
-    found: dict[str, tuple[int, ...] | None] = {"N_": None, "Text": (1,), "refuse": (2,)}
+    found: dict[str, tuple[int, ...] | None] = {"N_": None, "Text": (1,), "refuse": (2,), "FieldError": (2,)}
     for name, cls in vars(errors).items():
         if isinstance(cls, type) and issubclass(cls, errors.ServiceError):
             found[name] = (2,) if issubclass(cls, (errors.Located, errors.OverBudget)) else (1,)
@@ -105,7 +107,8 @@ def _read(path: Path) -> Catalog:
 def update(only: str | None = None) -> None:
     """Every catalog (or only the game ``only``'s) takes its part's message ids."""
     for path, messages in parts().items():
-        if only is not None and path.parent.name != only.replace("-", "_"):
+        name = "service" if path == CORE_PO else path.parent.name
+        if only is not None and name != only.replace("-", "_"):
             continue
         template = Catalog(locale="ru", domain="messages")
         for message, where in messages:

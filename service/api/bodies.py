@@ -38,7 +38,8 @@ def read_json(req: Request, *, max_bytes: int) -> Any:
     try:
         data = _parsed(body)
     except orjson.JSONDecodeError as error:
-        raise MalformedJson(f"the body is not valid JSON: {error}") from None
+        raise MalformedJson("the body is not valid JSON: {problem} (line {line}, column {column})",
+                            problem=error.msg, line=error.lineno, column=error.colno) from None
     return _integral_floats_as_ints(data) if _may_hold_floats(body) else data
 
 

@@ -24,7 +24,7 @@ from service.errors import (
     SchemaViolation,
 )
 from service.games.base import DealSetup, Event, Game, Wire
-from service.i18n import translate, written
+from service.i18n import quoted, translate, written
 
 
 class Hand(Protocol):
@@ -73,7 +73,7 @@ def load_move(game: Game[Any, Any], wire: Wire, at: str) -> Any:
 def seated(seat: int | None, seats: int, at: str) -> int | None:
     """The schema knows the largest table only; the state says how many seats this one has."""
     if seat is not None and seat >= seats:
-        raise BadSeat(at, f"the table has seats 0..{seats - 1}")
+        raise BadSeat(at, "the table has seats 0..{last}", last=seats - 1)
     return seat
 
 
@@ -133,8 +133,9 @@ class RecordHand(OpenHand):
             try:
                 game.check(state, move)
             except IllegalMove as refusal:
-                refused = f"move {index} is illegal here: {refusal.reason}: {refusal.message}"
-                raise IllegalRecordedMove(at, refused) from None
+                raise IllegalRecordedMove(at, "move {index} is illegal here: {reason}: {refusal}",
+                                          index=index, reason=refusal.reason,
+                                          refusal=quoted(refusal.message)) from None
             state, _ = game.apply(state, move)
         self.game, self.state, self.seats, self.seat = game, state, seats, None
         self.match = body.get("match")

@@ -26,8 +26,8 @@ def listed(game: Game[Any, Any], state: Any, seat: int | None, *, most: int) -> 
     moves = listing.moves if listing else []
     families = listing.families if listing else []
     if len(moves) + len(families) > most:
-        raise LimitExceeded(f"the listing has {len(moves) + len(families)} entries, more than this server's "
-                            f"MAX_LISTING ({most})", limit="MAX_LISTING", value=most)
+        raise LimitExceeded("the listing has {entries} entries, more than this server's MAX_LISTING ({most})",
+                            limit="MAX_LISTING", value=most, entries=len(moves) + len(families), most=most)
     answer: Wire = {"moves": [game.dump_move(m) for m in moves]}
     if game.schemas.family is not None:
         answer["families"] = families
@@ -52,13 +52,15 @@ class SearchLimits:
         (else the default, or the most allowed when a sample count is asked for), and at most
         ``samples`` samples."""
         if budget_ms is not None and budget_ms > self.max_budget_ms:
-            raise OverBudget("/budget_ms", f"{budget_ms} ms is more than this server's "
-                             f"SUGGEST_MAX_BUDGET_MS ({self.max_budget_ms})",
-                             limit="SUGGEST_MAX_BUDGET_MS", value=self.max_budget_ms)
+            raise OverBudget("/budget_ms",
+                             "{asked} ms is more than this server's SUGGEST_MAX_BUDGET_MS ({most})",
+                             limit="SUGGEST_MAX_BUDGET_MS", value=self.max_budget_ms, asked=budget_ms,
+                             most=self.max_budget_ms)
         if samples is not None and samples > self.max_samples:
-            raise OverBudget("/samples", f"{samples} samples are more than this server's "
-                             f"SUGGEST_MAX_SAMPLES ({self.max_samples})",
-                             limit="SUGGEST_MAX_SAMPLES", value=self.max_samples)
+            raise OverBudget("/samples",
+                             "{asked} samples are more than this server's SUGGEST_MAX_SAMPLES ({most})",
+                             limit="SUGGEST_MAX_SAMPLES", value=self.max_samples, asked=samples,
+                             most=self.max_samples)
         if budget_ms is None:
             budget_ms = self.budget_ms if samples is None else self.max_budget_ms
         deadline = time.perf_counter() + budget_ms / 1000
@@ -79,5 +81,5 @@ def install(app: Flask, settings: Settings) -> None:
         if size is None or size <= most or request.method != "POST" or response.status_code >= 400:
             return response
         return service_problem(LimitExceeded(
-            f"the answer would take {size} bytes, more than this server's MAX_ANSWER_BYTES ({most})",
-            limit="MAX_ANSWER_BYTES", value=most))
+            "the answer would take {size} bytes, more than this server's MAX_ANSWER_BYTES ({most})",
+            limit="MAX_ANSWER_BYTES", value=most, size=size, most=most))

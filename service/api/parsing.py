@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from itertools import filterfalse
+from string import Formatter
 from typing import Any, NamedTuple
 
 import fastjsonschema
@@ -24,14 +25,15 @@ from flask import Request, request
 from webargs.flaskparser import FlaskParser
 
 from service.api.bodies import read_json
+from service.api.schema_messages import MAX_MESSAGE, RULES, SchemaMessage, cut, of_keyword
 from service.errors import FieldError, SchemaViolation
+from service.i18n.text import Text
 
 Components = dict[str, Any]
 MAX_REPORTED = 20
 """Schema errors listed in one answer at most; the detail says how many there were."""
 MAX_COUNTED = 1000
 """Schema errors counted at most: beyond, the detail says "more than" and listing stops."""
-MAX_MESSAGE = 200
 Validator = Callable[[Any], Any]
 _REF = "#/components/schemas/"
 _ANNOTATIONS = frozenset({"description", "discriminator", "title", "default", "example", "examples",
@@ -72,11 +74,11 @@ class _Unread:
 
     __slots__ = ("pointer", "write")
 
-    def __init__(self, pointer: str, write: Callable[[], str]) -> None:
+    def __init__(self, pointer: str, write: Callable[[], SchemaMessage]) -> None:
         self.pointer, self.write = pointer, write
 
     @property
-    def message(self) -> str:
+    def message(self) -> SchemaMessage:
         return self.write()
 
 
@@ -146,12 +148,13 @@ class CompiledValidators:
         if isinstance(data, dict) and "state" in data:
             located = [_deal_answer_hint(e) for e in located]
         shown = tuple(located)
-        detail = "the request body does not match the schema"
         if count is None:
-            detail += f" (more than {MAX_COUNTED} errors; the first {len(shown)} are listed)"
-        elif count > len(shown):
-            detail += f" ({count} errors; the first {len(shown)} are listed)"
-        raise SchemaViolation(detail, shown)
+            raise SchemaViolation("the request body does not match the schema (more than {count} errors; "
+                                  "the first {shown} are listed)", shown, count=MAX_COUNTED, shown=len(shown))
+        if count > len(shown):
+            raise SchemaViolation("the request body does not match the schema ({count} errors; the first "
+                                  "{shown} are listed)", shown, count=count, shown=len(shown))
+        raise SchemaViolation("the request body does not match the schema", shown)
 
     def _errors(self, schema: dict[str, Any], data: Any, at: str) -> Iterator[_Found]:
         """The errors of ``data`` (at the pointer ``at``) against ``schema``, lazily and in
@@ -201,10 +204,12 @@ class CompiledValidators:
 
     def _array_errors(self, schema: dict[str, Any], data: list[Any], at: str) -> Iterator[_Found]:
         """Too few or too many items, then each item's errors."""
-        if len(data) < schema.get("minItems", 0):
-            yield _Unread(at, partial(_quoting, data, f" has less than {_items(schema['minItems'])}"))
-        if "maxItems" in schema and len(data) > schema["maxItems"]:
-            yield _Unread(at, partial(_quoting, data, f" has more than {_items(schema['maxItems'])}"))
+        if len(data) < (least := schema.get("minItems", 0)):
+            yield _Unread(at, partial(_quoting, data, f" has less than {_items(least)}", "minItems",
+                                      limit=least))
+        if len(data) > (most := schema.get("maxItems", len(data))):
+            yield _Unread(at, partial(_quoting, data, f" has more than {_items(most)}", "maxItems",
+                                      limit=most))
         if "items" not in schema:
             return
         items = schema["items"]
@@ -222,12 +227,13 @@ class CompiledValidators:
                 yield _Unread(pointer, partial(_first_message, item, value))
             n += 1
 
-    def _union_message(self, schema: dict[str, Any], data: Any) -> str:
+    def _union_message(self, schema: dict[str, Any], data: Any) -> SchemaMessage:
         """jsonschema-rs's message for a union, without the errors of every branch it gathers."""
         word = "oneOf" if "oneOf" in schema else "anyOf"
         several = word == "oneOf" and sum(self._node(b).check.is_valid(data) for b in schema[word]) > 1
         verdict = "is valid under more than one" if several else "is not valid under any"
-        return _quoting(data, f" {verdict} of the schemas listed in the '{word}' keyword")
+        return _quoting(data, f" {verdict} of the schemas listed in the '{word}' keyword",
+                        "oneOfMultipleValid" if several else word)
 
     def _node(self, schema: dict[str, Any], *, of_items: bool = False) -> _Node:
         """``schema`` (a ``$ref`` stands for its target) and jsonschema-rs's validator for it, or
@@ -261,7 +267,8 @@ class CompiledValidators:
         """The most precise pointer and message for a schema failure."""
         path = list(error.path[1:])
         value, definition = error.value, error.definition or {}
-        message = error.message.removeprefix(f"{error.name} ")
+        message = SchemaMessage(error.message.removeprefix(f"{error.name} "), error.rule or "",
+                                of_keyword(error.rule or "", definition))
         if error.rule == "required" and isinstance(value, dict):
             missing = next(k for k in definition["required"] if k not in value)
             return FieldError(_pointer([*path, missing]), "is required")
@@ -282,10 +289,11 @@ class CompiledValidators:
         chosen = _chosen(own, value)
         if not chosen and own[0]:  # none sent: the first form's field is missing, the others are named
             others = ", ".join(key for keys in own[1:] for key in keys)
-            return FieldError(_pointer([*path, own[0][0]]), f"is required (or send one of: {others})")
+            return FieldError(_pointer([*path, own[0][0]]),
+                              Text("is required (or send one of: {fields})", {"fields": others}))
         if len(chosen) != 1:
             names = ", ".join(key for keys in own for key in keys)
-            return FieldError(_pointer(path), f"send exactly one of: {names}")
+            return FieldError(_pointer(path), Text("send exactly one of: {fields}", {"fields": names}))
         name = next((n for n, d in self._components().items() if d == branches[chosen[0]]), None)
         if name is None:  # an inline branch: nothing more precise to say than its own failure
             return FieldError(_pointer(path), "does not match the schema")
@@ -296,7 +304,7 @@ class CompiledValidators:
         key, mapping = disc["propertyName"], disc["mapping"]
         chosen = value.get(key)
         if not isinstance(chosen, str) or chosen not in mapping:
-            return FieldError(_pointer([*path, key]), f"must be one of: {', '.join(mapping)}")
+            return FieldError(_pointer([*path, key]), Text(RULES["enum"], {"options": ", ".join(mapping)}))
         return self._locate_within(path, mapping[chosen].rsplit("/", 1)[-1], value)
 
     def _locate_within(self, path: list[str], name: str, value: dict[str, Any]) -> FieldError:
@@ -330,9 +338,9 @@ def _check_game(body: Any, game: str) -> None:
                       ("/record/start", record.get("start") if isinstance(record, dict) else None)):
         other = state.get("game") if isinstance(state, dict) else None
         if isinstance(other, str) and other != game:
-            raise SchemaViolation(f"a {other} state was sent to {game}", (FieldError(
-                f"{at}/game", f"is {other!r}: this path is for {game}; send a {other} state to "
-                f"/v1/games/{other}/..."),))
+            raise SchemaViolation("a {other} state was sent to {game}", (FieldError(f"{at}/game", Text(
+                "is '{other}': this path is for {game}; send a {other} state to /v1/games/{other}/...",
+                {"other": other, "game": game})),), other=other, game=game)
 
 
 def _deal_answer_hint(error: FieldError) -> FieldError:
@@ -389,7 +397,7 @@ def _converted(errors: Iterable[Any], under: str) -> Iterator[FieldError]:
         elif isinstance(kind, jsonschema_rs.ValidationErrorKind.AdditionalProperties):
             yield from (FieldError(_child(at, key), "is not a known field") for key in kind.unexpected)
         else:
-            yield FieldError(at, _cut(error.message))
+            yield FieldError(at, _message(error))
 
 
 def _referred(node: Any, components: Components) -> Components:
@@ -428,17 +436,32 @@ def _next_invalid(every: Any, data: list[Any], start: int) -> int:
     return len(data)
 
 
-def _first_message(check: Any, value: Any, quoted: Any = None) -> str:
+def _message(error: Any) -> SchemaMessage:
+    """jsonschema-rs's message of ``error``, with its keyword and the values its sentence names."""
+    kind = error.kind
+    rule = "oneOfMultipleValid" if isinstance(kind, jsonschema_rs.ValidationErrorKind.OneOfMultipleValid) \
+        else kind.name
+    names = [name for _, name, _, _ in Formatter().parse(RULES.get(rule, "")) if name]
+    params = {name: kind.as_dict()[name] for name in names}
+    return SchemaMessage(cut(error.message), rule, params)
+
+
+def _first_message(check: Any, value: Any, quoted: Any = None) -> SchemaMessage:
     """The message of jsonschema-rs's first error for ``value`` (a scalar, or an empty stand-in
     for the container ``quoted``, which the message then quotes)."""
-    message = next(_converted(check.iter_errors(value), "")).message
-    if isinstance(quoted, dict | list) and message[:2] in ("{}", "[]"):
-        return _quoting(quoted, message[2:])
-    return message
+    error = next(check.iter_errors(value))
+    message = _message(error)
+    if isinstance(quoted, dict | list):
+        if error.message[:2] in ("{}", "[]"):
+            return _quoting(quoted, error.message[2:], message.rule, **message.params)
+        return message
+    return SchemaMessage(message.english, message.rule, message.params, cut(_preview(value)))
 
 
-def _quoting(value: Any, text: str) -> str:
-    return _cut(_preview(value) + text)
+def _quoting(value: Any, text: str, rule: str, **params: Any) -> SchemaMessage:
+    """The message of ``rule`` quoting ``value`` (at most its first characters) then ``text``."""
+    preview = _preview(value)
+    return SchemaMessage(cut(preview + text), rule, params, cut(preview))
 
 
 def _items(n: int) -> str:
@@ -487,11 +510,6 @@ def _scalar(value: Any) -> str:
     if isinstance(value, int):  # orjson writes 64 bits at most; JSON has no such bound
         return str(value)
     return orjson.dumps(value).decode() if isinstance(value, float) else repr(value)
-
-
-def _cut(message: str) -> str:
-    """jsonschema-rs's messages quote the offending value, which the client may have made large."""
-    return message if len(message) <= MAX_MESSAGE else message[:MAX_MESSAGE] + "… (cut)"
 
 
 class CompiledParser(FlaskParser):

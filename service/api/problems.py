@@ -12,7 +12,7 @@ from service.api import metering
 from service.api.languages import current as current_language
 from service.api.observability import request_id as current_request_id
 from service.errors import FieldError, LimitExceeded, ServiceError, UnknownGame
-from service.i18n import Message, translate, written
+from service.i18n import N_, Message, translate, written
 
 PROBLEM_TYPE = "application/problem+json"
 MAX_TEXT = 300
@@ -68,11 +68,23 @@ def service_problem(error: ServiceError) -> Response:
     return response
 
 
+HTTP_TEXTS = {
+    400: (N_("Bad Request"), N_("The request cannot be read.")),
+    404: (N_("Not Found"), N_("There is nothing at this path: the paths are listed in /openapi.json.")),
+    405: (N_("Method Not Allowed"), N_("This path does not take this method: the methods it takes are in Allow.")),
+    413: (N_("Request Entity Too Large"), N_("The body is larger than this server takes.")),
+    500: (N_("Internal Server Error"), N_("The service failed to answer the request.")),
+}
+"""The title and detail of each HTTP error the service answers by itself (werkzeug's English
+stands for any other)."""
+
+
 def _http_error(error: HTTPException) -> Response:
     status = error.code or 500
     if status == 404 and (unknown := _unknown_game()) is not None:
         return service_problem(unknown)
-    response = problem(status, error.name, error.description or error.name)
+    title, detail = HTTP_TEXTS.get(status, (error.name, error.description or error.name))
+    response = problem(status, title, detail)
     for name, value in error.get_headers():  # keeps Allow on 405
         if name.lower() != "content-type":
             response.headers[name] = value
@@ -85,7 +97,8 @@ def _unknown_game() -> UnknownGame | None:
     known: tuple[str, ...] = current_app.config.get("GAME_IDS", ())
     if len(parts) < 4 or parts[1:3] != ["v1", "games"] or parts[3] in known:
         return None
-    return UnknownGame(f"there is no game {parts[3]!r}; the games are: {', '.join(known)}")
+    return UnknownGame("there is no game '{game}'; the games are: {games}", game=parts[3],
+                       games=", ".join(known))
 
 
 def _unexpected(error: Exception) -> Response:

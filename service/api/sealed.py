@@ -32,6 +32,8 @@ from service.errors import (
     WrongSeatKey,
 )
 from service.games.base import DealSetup, Event, Game, Wire
+from service.i18n import quoted
+from service.i18n.text import Text
 from service.replay import NO_GUARD, ReplayGuard
 from service.sealing import HAND, MATCH, Keyring, commitment, data, new_id, new_server_seed, shuffle_seed
 
@@ -94,8 +96,8 @@ class SealedHand:
                               head["server_seed"], head["client_seed"], head["match"], game.seats(state),
                               state, head["move_number"], newline + history)
         except KeyError as missing:
-            raise BadToken(at, f"was sealed by a release whose hands this one cannot read (no "
-                               f"{missing.args[0]!r}): deal the hand again", cause="old-release") from None
+            raise BadToken(at, "was sealed by a release whose hands this one cannot read (no '{field}'): "
+                               "deal the hand again", cause="old-release", field=missing.args[0]) from None
         except (TypeError, ValueError, AttributeError, IndexError):
             raise BadToken(at, "was sealed by a release whose hands this one cannot read: deal "
                                "the hand again", cause="old-release") from None
@@ -141,8 +143,8 @@ class SealedMatch:
             return SealedMatch(wire["match_id"], wire["hands"], wire["players"], wire["options"],
                                wire["match"])
         except KeyError as missing:
-            raise BadToken(at, f"was sealed by a release whose matches this one cannot read (no "
-                               f"{missing.args[0]!r})", cause="old-release") from None
+            raise BadToken(at, "was sealed by a release whose matches this one cannot read (no '{field}')",
+                           cause="old-release", field=missing.args[0]) from None
 
 
 class Sealer:
@@ -185,11 +187,11 @@ class TokenHand:
         if self.seat is None:
             raise WrongSeatKey("/seat_key", "a move is made with the mover's seat key")
         if wire["seat"] != self.seat:
-            raise WrongSeatKey("/seat_key", f"this is seat {self.seat}'s key; the move is seat "
-                                            f"{wire['seat']}'s")
+            raise WrongSeatKey("/seat_key", "this is seat {seat}'s key; the move is seat {mover}'s",
+                               seat=self.seat, mover=wire["seat"])
         if self.sealed.move_number >= MAX_RECORD_MOVES:  # bounds a token, and a replay of its events
-            raise BadToken("/token", f"this hand has had {MAX_RECORD_MOVES} moves, the most a record holds",
-                           cause="record-full")
+            raise BadToken("/token", "this hand has had {most} moves, the most a record holds",
+                           cause="record-full", most=MAX_RECORD_MOVES)
         return load_move(self.game, wire, "/move")
 
     def refused(self, refusal: IllegalMove) -> Wire:
@@ -212,7 +214,7 @@ class TokenHand:
         """The events of every move after move ``since``, as this seat may see them."""
         if since > self.sealed.move_number:
             raise SchemaViolation("since is after the hand's last move", (FieldError(
-                "/since", f"this hand has had {self.sealed.move_number} moves"),))
+                "/since", Text("this hand has had {moves} moves", {"moves": self.sealed.move_number})),))
         types, seat = self.game.info.event_types, self.seat
         moves = [{"move_number": number, "events": redacted(types, events, seat)}
                  for number, events in self.sealed.events(since)]
@@ -225,7 +227,7 @@ class TokenHand:
         try:
             yield
         except InvalidState as error:
-            raise BadToken("/token", f"this hand cannot be scored: {error.detail}") from None
+            raise BadToken("/token", "this hand cannot be scored: {why}", why=quoted(error.detail)) from None
 
     def scored(self, answer: Wire) -> Wire:
         """The score, the standing sealed for the next deal, and what the hand was dealt from:
@@ -263,11 +265,11 @@ class SealedTable:
         if standing is None:
             return players or self.sealer.game.info.default_players, options
         if players is not None and players != standing.players:
-            raise WrongMode("/players", f"this match is played by {standing.players}")
+            raise WrongMode("/players", "this match is played by {players}", players=standing.players)
         for name, value in options.items():
             if standing.options.get(name) != value:
-                raise WrongMode(f"/options/{name}", f"this match is played with {name} "
-                                                    f"{standing.options.get(name)!r}")
+                raise WrongMode(f"/options/{name}", "this match is played with {option} {value}", option=name,
+                                value=repr(standing.options.get(name)))
         return standing.players, standing.options
 
     @contextmanager
@@ -277,7 +279,8 @@ class SealedTable:
         except InvalidState as error:
             if self.standing is None or not any(e.pointer.startswith("/match") for e in error.errors):
                 raise
-            raise BadToken("/match_token", f"this standing deals no hand: {error.detail}") from None
+            raise BadToken("/match_token", "this standing deals no hand: {why}",
+                           why=quoted(error.detail)) from None
 
     def dealt(self, state: Any) -> Wire:
         standing, setup, game = self.standing, self.setup, self.sealer.game

@@ -193,7 +193,7 @@ class DealSetup:
         dealer = self.dealer if self.dealer is not None else (self.match or {}).get("next_dealer", 0)
         if dealer >= self.players:
             where = "/dealer" if asked else "/match/next_dealer"
-            raise BadSeat(where, f"seats are 0..{self.players - 1}")
+            raise BadSeat(where, "seats are 0..{last}", last=self.players - 1)
         return int(dealer)
 
 
@@ -489,17 +489,19 @@ def check_deck(full_deck: Sequence[Card], found: Sequence[Card], zones: Callable
         for index, card in enumerate(pile):
             seen[card] += 1
             if seen[card] > allowed[card]:
-                raise InvalidState(f"{pointer}/{index}", _overcount(card, allowed[card]))
+                raise _overcount(f"{pointer}/{index}", card, allowed[card])
     missing = allowed - seen
-    listed = " ".join(sorted(c.code for c in missing.elements()))
-    raise InvalidState("", f"cards missing from the state: {listed}")
+    raise InvalidState("", "cards missing from the state: {cards}",
+                       cards=sorted(missing.elements(), key=lambda c: c.code))
 
 
-def _overcount(card: Card, allowed: int) -> str:
+def _overcount(at: str, card: Card, allowed: int) -> InvalidState:
     if allowed == 0:
-        return f"{card.code} is not in this deck"
-    times = "once" if allowed == 1 else f"{allowed} times"
-    return f"{card.code} appears more often than the deck holds it ({times})"
+        return InvalidState(at, "{card} is not in this deck", card=card)
+    if allowed == 1:
+        return InvalidState(at, "{card} appears more often than the deck holds it (once)", card=card)
+    return InvalidState(at, "{card} appears more often than the deck holds it ({times} times)", card=card,
+                        times=allowed)
 
 
 _PROFILES: dict[int, tuple[Sequence[Card], frozenset[Card] | Counter[Card]]] = {}

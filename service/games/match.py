@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from service.errors import InvalidMatch
+from service.i18n import N_
 
 W = TypeVar("W")
 SM = TypeVar("SM", bound="Standing")
@@ -48,6 +49,13 @@ class Match(Generic[W]):
     next_dealer: int
 
 
+_ONE_TOTAL = {"seat": N_("one total per seat: {count}"), "side": N_("one total per side: {count}")}
+_OVER = {"match": N_("the match is over: deal a new one without a match"),
+         "party": N_("the party is over: deal a new one without a match")}
+_NO_WINNER = {"match": N_("a match that is not over has no winner"),
+              "party": N_("a party that is not over has no winner")}
+
+
 @dataclass(frozen=True)
 class MatchRules:
     """How one game's standing is checked, and how its refusals read."""
@@ -59,7 +67,7 @@ class MatchRules:
     word: str = "match"
     """What the game calls a match (``party`` in Sixty-six)."""
     reached: str | None = None
-    """The refusal of a total at the target (``{target}`` is filled in), for a game where
+    """The refusal of a total at the target (a message id; ``{target}`` is filled in), for a game where
     reaching it ends the match; None where a tie at the top plays on (Bezique, Canasta)."""
     over_with: tuple[str, ...] = ()
     """Fields that, set, say the match is over and are refused as ``/match/over`` (Kozel's
@@ -75,21 +83,21 @@ class MatchRules:
         checks (``also``), the seats within ``seats`` (if given), and ``dealer`` (of this hand;
         ``at`` points at where it was asked for) its next dealer."""
         if count is not None and len(match.totals) != count:
-            raise InvalidMatch(f"/match/{self.totals}", f"one total per {self.per}: {count}")
+            raise InvalidMatch(f"/match/{self.totals}", _ONE_TOTAL[self.per], count=count)
         if match.over or any(getattr(match, name) is not None for name in self.over_with):
-            raise InvalidMatch("/match/over", f"the {self.word} is over: deal a new one without a match")
+            raise InvalidMatch("/match/over", _OVER[self.word])
         if target is not None and self.reached is not None and max(match.totals) >= target:
-            raise InvalidMatch(f"/match/{self.totals}", self.reached.format(target=target))
+            raise InvalidMatch(f"/match/{self.totals}", self.reached, target=target)
         if match.winner is not None:
-            raise InvalidMatch("/match/winner", f"a {self.word} that is not over has no winner")
+            raise InvalidMatch("/match/winner", _NO_WINNER[self.word])
         if also is not None:
             also()
         if seats is not None:
             for name in self.seats:
                 if getattr(match, name) >= seats:
-                    raise InvalidMatch(f"/match/{name}", f"seats are 0..{seats - 1}")
+                    raise InvalidMatch(f"/match/{name}", "seats are 0..{last}", last=seats - 1)
         if match.next_dealer != dealer:
-            raise InvalidMatch(at, f"the match says seat {match.next_dealer} deals this hand")
+            raise InvalidMatch(at, "the match says seat {dealer} deals this hand", dealer=match.next_dealer)
 
     def standing(self, wire: dict[str, Any] | None, load: Callable[[dict[str, Any]], SM], *,
                  new: Callable[[], SM], dealer: int, at: str, count: int | None = None,

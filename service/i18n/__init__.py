@@ -50,6 +50,23 @@ Message = str | Renderable
 """What a refusal or a problem says: a fixed sentence (its own message id), or a ``Text``."""
 
 
+class Translated:
+    """A fixed sentence as a value of another sentence, written in that sentence's language."""
+
+    __slots__ = ("message",)
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+    def render(self, lang: str) -> str:
+        return translate(self.message, lang)
+
+
+def quoted(message: Message) -> Renderable:
+    """``message`` as a value of another sentence (a refusal quoted by an error)."""
+    return Translated(message) if isinstance(message, str) else message
+
+
 def written(message: Message, lang: str) -> str:
     """``message`` as the answer in ``lang`` says it."""
     return translate(message, lang) if isinstance(message, str) else message.render(lang)

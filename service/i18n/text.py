@@ -41,6 +41,8 @@ class _Named:
             return rank_name(value.code, lang, case or "nom")
         if isinstance(value, (list, tuple)):
             return ", ".join(format(_Named(v, lang), case) for v in value)
+        if callable(getattr(value, "render", None)):  # a sentence quoted by this one (``quoted``)
+            return str(value.render(lang))
         return format(value)
 
 

@@ -63,7 +63,7 @@ def suggest(game: Game[S, M], state: S, seat: int, *, seed: str, effort: Effort)
     """The move ``seat`` should make now; raises ``NoMove`` when it has none."""
     legal = game.legal_moves(state, seat)
     if not legal:
-        raise NoMove("/seat", f"seat {seat} has no move now")
+        raise NoMove("/seat", "seat {seat} has no move now", seat=seat)
     if len(legal) == 1:
         return Suggestion(legal[0], [Weighed(legal[0], None)], 0)
     advice: Advice[S, M] = game.advice

@@ -35,6 +35,7 @@ import marshmallow as ma
 from marshmallow import fields as ma_fields
 
 from service.errors import FieldError, InvalidState, SchemaViolation
+from service.i18n.text import Text
 from service.wire.codegen import Source, occurrences, substitute
 from service.wire.kinds import SEAT, Const, Kind, Options
 from service.wire.schemas import CardFields, named
@@ -289,7 +290,8 @@ class _Plan:
 
 
 def _refusal(name: str, value: Any) -> InvalidState:
-    return InvalidState(f"/{name}", f"{name} must be {value!r} for this position")
+    return InvalidState(f"/{name}", "{field} must be {value} for this position", field=name,
+                        value=repr(value))
 
 
 class Record(Kind, Generic[T]):
@@ -353,7 +355,7 @@ class View(Generic[T]):
 
 def _unknown_move(kind: Any) -> SchemaViolation:
     return SchemaViolation("the move does not match the schema",
-                           (FieldError("/type", f"unknown move type {kind!r}"),))
+                           (FieldError("/type", Text("unknown move type {kind}", {"kind": repr(kind)})),))
 
 
 class Moves(Generic[T]):

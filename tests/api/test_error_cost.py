@@ -179,7 +179,8 @@ def _reference(validators: CompiledValidators, name: str, data: Any) -> tuple[st
         validators[name](data)
         located: list[FieldError] = []
     except fastjsonschema.JsonSchemaValueException as error:
-        located = [validators._locate(error, data)]
+        first = validators._locate(error, data)
+        located = [FieldError(first.pointer, str(first.message))]
     for extra in _every_error(validators._fast[name], data):
         if not any(seen.pointer == extra.pointer or seen.pointer.startswith(extra.pointer + "/") for seen in located):
             located.append(extra)
@@ -246,5 +247,5 @@ def test_the_listing_is_the_one_it_replaces(app, states, validators, game):
             validators.validate(name, copy.deepcopy(data))
             got = None
         except SchemaViolation as error:
-            got = (error.detail, error.errors)
+            got = (str(error.detail), tuple(FieldError(e.pointer, str(e.message)) for e in error.errors))
         assert got == expected, (name, data)

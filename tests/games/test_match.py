@@ -39,7 +39,7 @@ class Led:
 def _refused(rules, match, **kwargs):
     with pytest.raises(InvalidMatch) as error:
         rules.check(match, **{"dealer": 1, "at": "/dealer", **kwargs})
-    return error.value.errors[0].pointer, error.value.errors[0].message
+    return error.value.errors[0].pointer, str(error.value.errors[0].message)
 
 
 OPEN = Match((3, 4), False, None, 1)
