@@ -455,13 +455,13 @@ def _first_message(check: Any, value: Any, quoted: Any = None) -> SchemaMessage:
         if error.message[:2] in ("{}", "[]"):
             return _quoting(quoted, error.message[2:], message.rule, **message.params)
         return message
-    return SchemaMessage(message.english, message.rule, message.params, cut(_preview(value)))
+    return SchemaMessage(message.english, message.rule, message.params, _preview(value))
 
 
 def _quoting(value: Any, text: str, rule: str, **params: Any) -> SchemaMessage:
     """The message of ``rule`` quoting ``value`` (at most its first characters) then ``text``."""
     preview = _preview(value)
-    return SchemaMessage(cut(preview + text), rule, params, cut(preview))
+    return SchemaMessage(cut(preview + text), rule, params, preview)
 
 
 def _items(n: int) -> str:

@@ -12,7 +12,7 @@ from service.api import metering
 from service.api.languages import current as current_language
 from service.api.observability import request_id as current_request_id
 from service.errors import FieldError, LimitExceeded, ServiceError, UnknownGame
-from service.i18n import N_, Message, translate, written
+from service.i18n import DEFAULT, N_, Message, translate, written
 
 PROBLEM_TYPE = "application/problem+json"
 MAX_TEXT = 300
@@ -21,11 +21,14 @@ unknown field's name, a value), and an answer must not grow with the attack."""
 log = logging.getLogger("service")
 
 
-def bounded(text: str) -> str:
-    """``text``, cut short (and saying so) past ``MAX_TEXT`` characters."""
+CUT = N_("… (cut: {count} characters in all)")
+
+
+def bounded(text: str, lang: str = DEFAULT) -> str:
+    """``text``, cut short (and saying so, in ``lang``) past ``MAX_TEXT`` characters."""
     if len(text) <= MAX_TEXT:
         return text
-    return f"{text[:MAX_TEXT]}… (cut: {len(text)} characters in all)"
+    return text[:MAX_TEXT] + translate(CUT, lang).format(count=len(text))
 
 
 def problem(
@@ -43,11 +46,11 @@ def problem(
         "type": f"urn:card-rules:problem:{slug}" if slug else "about:blank",
         "title": translate(title, lang),
         "status": status,
-        "detail": bounded(written(detail, lang)),
+        "detail": bounded(written(detail, lang), lang),
     }
     if errors:
-        body["errors"] = [{"pointer": bounded(e.pointer), "message": bounded(written(e.message, lang))}
-                          for e in errors]
+        body["errors"] = [{"pointer": bounded(e.pointer, lang),
+                           "message": bounded(written(e.message, lang), lang)} for e in errors]
     if limit is not None:
         body["limit"] = limit
     request_id = current_request_id()
@@ -71,7 +74,8 @@ def service_problem(error: ServiceError) -> Response:
 HTTP_TEXTS = {
     400: (N_("Bad Request"), N_("The request cannot be read.")),
     404: (N_("Not Found"), N_("There is nothing at this path: the paths are listed in /openapi.json.")),
-    405: (N_("Method Not Allowed"), N_("This path does not take this method: the methods it takes are in Allow.")),
+    405: (N_("Method Not Allowed"),
+          N_("This path does not take this method: the methods it takes are in Allow.")),
     413: (N_("Request Entity Too Large"), N_("The body is larger than this server takes.")),
     500: (N_("Internal Server Error"), N_("The service failed to answer the request.")),
 }

@@ -46,8 +46,12 @@ RULES = {
 OTHER = N_("does not match the schema (its keyword {keyword})")
 
 
-def cut(message: str) -> str:
-    return message if len(message) <= MAX_MESSAGE else message[:MAX_MESSAGE] + "… (cut)"
+CUT = N_("… (cut)")
+
+
+def cut(message: str, lang: str = DEFAULT) -> str:
+    """``message``, cut short (and saying so, in ``lang``) past ``MAX_MESSAGE`` characters."""
+    return message if len(message) <= MAX_MESSAGE else message[:MAX_MESSAGE] + translate(CUT, lang)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +71,7 @@ class SchemaMessage:
         template = RULES.get(self.rule)
         values = {"keyword": f"`{self.rule}`", **{k: _listed(v) for k, v in self.params.items()}}
         text = translate(template or OTHER, lang).format(**values)
-        return cut(f"{self.value}: {text}" if self.value is not None else text)
+        return cut(f"{self.value}: {text}" if self.value is not None else text, lang)
 
     def __str__(self) -> str:
         return self.english

@@ -10,6 +10,7 @@ from service.games.sixty_six import rules, wire
 from service.games.sixty_six.advice import ADVICE
 from service.games.sixty_six.rules import Move, State
 from service.games.sixty_six.schemas import SCHEMAS
+from service.i18n import N_
 
 INFO = describe(
     id="sixty-six", name_en="Sixty-six", name_ru="Шестьдесят шесть", players=(2,), deck=rules.DECK,
@@ -18,7 +19,7 @@ INFO = describe(
     events=wire.EVENTS,
 )
 PARTY = MatchRules(totals="party_score", word="party",
-                   reached="a seat has {target} game points: the party is over")
+                   reached=N_("a seat has {target} game points: the party is over"))
 """§7.5: a party ends at its target; the winner of a hand deals the next."""
 
 

@@ -77,18 +77,23 @@ class Options:
     """§8; every option may be omitted and takes its default."""
 
     allow_trump_nine_exchange: bool = option(
-        False, "Exchange the trump nine for the face-up trump card (§4.4).")
-    last_trick_bonus: bool = option(False, "+10 for the 12th trick if the stock was never closed.")
+        False, "The player on lead who has won a trick may exchange the nine of trumps for the "
+               "face-up trump card (§4.4).")
+    last_trick_bonus: bool = option(
+        False, "The winner of the 12th trick scores 10 more if the stock was never closed (§5).")
     must_head_trick: bool = option(
-        False, "In the strict phase, win the trick with the led suit when able.")
-    allow_claim: bool = option(False, "Stop play and claim 66 (§4.5, §7.3).")
+        False, "Once the stock is exhausted or closed, a player who can win the trick with a higher "
+               "card of the led suit must do so (§4.2).")
+    allow_claim: bool = option(False, "The player on lead may stop play and claim 66 (§4.5, §7.3).")
     marriage_requires_trick: bool = option(
-        True, "Marriage points count only once the player has won a trick.")
+        True, "Marriage points count only once the player has won a trick; off, they count at once "
+              "(§4.2).")
     marriages_after_stock: bool = option(
-        True, "Marriages may be declared after the stock is exhausted or closed.")
+        True, "Marriages may also be declared once the stock is exhausted or closed (§4.2).")
     min_stock_to_close: int = option(
-        3, "Minimum stock size, face-up card included, for closing.", within=(1, 12))
-    party_target: int = option(8, "Game points that win a party.", within=(1, 1000))
+        3, "The fewest cards, the face-up trump card included, the stock must hold to be closed (§4.3).",
+        within=(1, 12))
+    party_target: int = option(8, "The game points that win a party (§7.5).", within=(1, 1000))
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,6 +32,7 @@ from service.games.sixty_six.rules import (
     Trick,
 )
 from service.games.tricks import won_points
+from service.i18n.text import Suit
 from service.wire.form import GameWire, Record, computed, const, derived, field
 from service.wire.kinds import BOOL, CARD, CARD_IN_LIST, SEAT, Int, Kind, ListOf, OneOf, PerSeat, Pile
 
@@ -153,12 +154,12 @@ VIEW = WIRE.view(State, TABLE, {
    "everything played, which both players saw face up.")
 
 MOVES = WIRE.moves_of({
-    Play: ("Play a card.", {
+    Play: ("Play a card: lead it, with a marriage or not, or reply to the lead (§4.2).", {
         "cards": field(CARD_IN_LIST, attr="card"),
         "marriage": field(BOOL, "Declare the marriage of the led king or queen (§4.2).", default=False),
     }),
-    Close: ("Close the stock (§4.3).", {}),
-    ExchangeTrump: ("Exchange the trump nine for the face-up trump card (§4.4).", {}),
+    Close: ("Close the stock: no more drawing, and suit must be followed from now on (§4.3).", {}),
+    ExchangeTrump: ("Exchange the nine of trumps for the face-up trump card (§4.4).", {}),
     Claim: ("Stop play and claim 66, with a marriage or not (§4.5).", {
         "marriage_suit": field(SUIT, nullable=True, default=None),
     }),
@@ -251,8 +252,12 @@ def _with_derived(state: State, wire: Wire) -> State:
     reached = [s for s in (0, 1) if rules.points(state, s) >= rules.TARGET]
     if "first_to_66" in wire:
         first = wire["first_to_66"]
+        if first is not None and not reached:
+            raise InvalidState("/first_to_66", "no seat has 66 or more points: first_to_66 must be null")
         if (first is None and reached) or (first is not None and first not in reached):
-            raise InvalidState("/first_to_66", f"seats with 66 or more points: {reached}")
+            raise InvalidState("/first_to_66",
+                               "first_to_66 must be one of the seats with 66 or more points: {seats}",
+                               seats=tuple(reached))
     elif len(reached) == 2:
         raise InvalidState("/first_to_66", "both seats have 66 or more: say which got there first")
     else:
@@ -260,14 +265,19 @@ def _with_derived(state: State, wire: Wire) -> State:
     return state if first is None else evolve(state, first_to_66=first)
 
 
+HANDS = ("/hands/0", "/hands/1")
+"""Each seat's hand, by its pointer."""
+
+
 def _check_play_position(state: State) -> None:
     """Turn, trick and hand sizes fit the phase (§4.1, §5)."""
     sizes = (len(state.hands[0]), len(state.hands[1]))
     hands_empty = sizes == (0, 0) and not state.trick
     finished = state.claimed_by is not None or hands_empty
-    if finished != (state.to_move is None):
-        expected = "null: the hand is over" if finished else "a seat: the hand is in progress"
-        raise InvalidState("/to_move", f"to_move must be {expected}")
+    if finished and state.to_move is not None:
+        raise InvalidState("/to_move", "to_move must be null: the hand is over")
+    if not finished and state.to_move is None:
+        raise InvalidState("/to_move", "to_move must be a seat: the hand is in progress")
     if hands_empty:
         return
     if state.claimed_by is not None:  # a claim is made on lead (§4.5), then nothing moves
@@ -281,14 +291,14 @@ def _check_play_position(state: State) -> None:
         if state.to_move != follower:
             raise InvalidState("/to_move", "after the lead, the other seat replies")
         if sizes[leader] != sizes[follower] - 1:
-            raise InvalidState(f"/hands/{leader}", "the leader holds one card fewer than the follower")
+            raise InvalidState(HANDS[leader], "the leader holds one card fewer than the follower")
     else:
         if state.to_move != leader:
             raise InvalidState("/to_move", "with no card led, the leader is to move")
         if sizes[0] != sizes[1]:
             raise InvalidState("/hands/1", "both hands hold the same number of cards at a lead")
     if state.stock and state.stock_closed_by is None and sizes[follower] != rules.HAND_SIZE:
-        raise InvalidState(f"/hands/{follower}", "hands hold 6 cards while the stock is open")
+        raise InvalidState(HANDS[follower], "hands hold 6 cards while the stock is open")
 
 
 def _check_marriages(state: State) -> None:
@@ -298,19 +308,21 @@ def _check_marriages(state: State) -> None:
         for index, marriage in enumerate(state.marriages[seat]):
             at = f"/marriages/{seat}/{index}"
             if marriage.suit in declared:
-                raise InvalidState(at, f"the marriage in {marriage.suit} is declared twice")
+                raise InvalidState(at, "the marriage in {suit} is declared twice", suit=Suit(marriage.suit))
             declared.add(marriage.suit)
             worth = 40 if marriage.suit == state.trump_suit else 20
             if marriage.points != worth:
-                raise InvalidState(f"{at}/points", f"a marriage in {marriage.suit} is worth {worth}")
+                raise InvalidState(at + "/points", "a marriage in {suit} is worth {points}",
+                                   suit=Suit(marriage.suit), points=worth)
             if marriage.credited != credited:
-                raise InvalidState(f"{at}/credited", f"credited must be {str(credited).lower()}")
+                raise InvalidState(at + "/credited", "credited must be {value}", value=str(credited).lower())
 
 
 def _check_close(state: State) -> None:
     """§4.3: a closed stock stays as it was, with its snapshot; open stock ends in the trump card."""
     if state.stock and state.stock[-1] is not state.trump_card:
-        raise InvalidState(f"/stock/{len(state.stock) - 1}", "the face-up trump card is drawn last")
+        last = f"/stock/{len(state.stock) - 1}"
+        raise InvalidState(last, "the face-up trump card is drawn last")
     closer, snapshot = state.stock_closed_by, state.closed_snapshot
     if (closer is None) != (snapshot is None):
         raise InvalidState("/closed_snapshot", "closed_snapshot is set exactly when the stock is closed")
