@@ -4,7 +4,7 @@ as players name them, and refusals met in play written wholly in the language as
 from __future__ import annotations
 
 import random
-import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,6 +13,7 @@ from service.cards import CARDS
 from service.games import GAMES
 from service.i18n.cards import card_name, suit_name
 from service.i18n.text import Suit, Text
+from tests.russian import assert_refusal_is_russian, english_in
 from tools.messages import missing
 
 
@@ -86,13 +87,9 @@ def test_every_message_id_has_its_russian_form_and_the_compiled_catalog_is_curre
     assert missing() == []
 
 
-ENGLISH = re.compile(r"\b(?![a-z]+_)[A-Za-z]{3,}\b")
-"""A word of three Latin letters or more that is not an option's snake_case name: English."""
-
-
-def _refusals(game_id: str, hands: int) -> tuple[dict[str, Any], set[str]]:
+def _refusals(game_id: str, hands: int) -> dict[str, Any]:
     """A refusal of each reason code met when every move of every shape is tried at the positions
-    of a few random hands (the game's laws enumerate the moves), and the phases met (codes)."""
+    of a few random hands (the game's laws enumerate the moves)."""
     import importlib
 
     from service.cards import SeedStream
@@ -102,32 +99,36 @@ def _refusals(game_id: str, hands: int) -> tuple[dict[str, Any], set[str]]:
     game = GAMES[game_id]
     laws = importlib.import_module(f"tests.games.{game_id.replace('-', '_')}_laws")
     found: dict[str, Any] = {}
-    phases: set[str] = set()
     rng = random.Random(game_id)
     for n in range(hands):
         state = game.deal(DealSetup(game.info.default_players, None, {}, None), SeedStream(f"i18n {n}"))
         while (seat := game.to_move(state)) is not None:
-            phases.add(str(game.dump_state(state).get("phase")))
             for move in laws.universe(state):
                 try:
                     game.check(state, move)
                 except IllegalMove as refusal:
                     found.setdefault(refusal.reason, refusal)
             state, _ = game.apply(state, rng.choice(game.legal_moves(state, seat)))
-    return found, phases
+    return found
 
 
 @pytest.mark.parametrize("game_id", list(GAMES))
 def test_refusals_met_in_play_are_wholly_russian(game_id):
-    from service.i18n import translate, written
-
-    found, phases = _refusals(game_id, hands=2)
-    codes = set(GAMES[game_id].info.move_types) | phases  # codes, as an option's name is
+    found = _refusals(game_id, hands=2)
     assert len(found) >= 3
-    for reason, refusal in found.items():
-        for text in (written(refusal.message, "ru"), translate(refusal.rule, "ru")):
-            english = [w for w in ENGLISH.findall(text) if w not in codes]
-            assert not english, (reason, text)
+    for refusal in found.values():
+        assert_refusal_is_russian(refusal)
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_every_reason_code_is_met_by_the_rule_tables(game_id):
+    """The rule tables (whose every refusal ``tests.games.steps.refusal`` writes in Russian and
+    checks) refuse a move for each of the game's reason codes."""
+    tables = "\n".join(p.read_text() for p in Path(__file__).parent.joinpath("games").glob(
+        f"test_{game_id.replace('-', '_')}*.py"))
+    unmet = [reason.value for reason in GAMES[game_id].info.reasons
+             if f'"{reason.value}"' not in tables and f"Reason.{reason.name}" not in tables]
+    assert unmet == []
 
 
 def test_no_message_is_written_as_an_f_string():
@@ -174,30 +175,108 @@ def test_every_option_choice_move_and_event_says_what_it_does(game_id):
     assert blank == []
 
 
-def _codes() -> set[str]:
-    """The words a Russian text may keep in Latin letters outside backticks: the games' codes
-    (move, event and option names, option values, phases), as machine fields are."""
-    codes = {"JSON"}
-    for game in GAMES.values():
-        info = game.info
-        codes |= {*info.move_types, *info.event_types, *info.options, *info.variants}
-        codes |= {value for text in info.option_texts.values() for value in text.choices}
-    return codes
-
-
 def test_every_russian_text_is_wholly_russian():
     """Every translation in the catalogs: no English word outside a code in backticks, a
     placeholder, or a game's codes (a card code has two letters at most: 10H, AS)."""
     from tools.messages import _read, parts
 
-    codes = _codes()
     english = []
     for path in parts():
         for message in _read(path):
-            if not (message.id and message.string):
-                continue
-            text = re.sub(r"`[^`]*`|\{[^}]*\}", "", message.string)
-            words = [w for w in ENGLISH.findall(text) if w not in codes]
-            if words:
+            if message.id and message.string and (words := english_in(message.string)):
                 english.append(f"{path.name} {message.string!r}: {words}")
     assert english == []
+
+
+# --- every problem type, in Russian -------------------------------------------------------------
+
+SIX = "/v1/games/sixty-six"
+
+
+def _problems(client) -> dict[str, Any]:
+    """One request per problem the service answers, each made as a client would make it."""
+    state = client.post(f"{SIX}/deal", json={"seed": "problems"}).json["state"]
+    bura = client.post("/v1/games/bura/deal", json={"seed": "problems", "players": 2}).json["state"]
+    sealed = client.post(f"{SIX}/sealed/deal", json={}).json
+    mover = state["to_move"]
+    other = 1 - mover
+    move = client.post(f"{SIX}/legal-moves", json={"state": state, "seat": mover}).json["moves"][0]
+    wrong_to_move = {**state, "to_move": other}
+    return {
+        "malformed-json": ("post", f"{SIX}/deal", {"data": "{", "content_type": "application/json"}),
+        "unsupported-media-type": ("post", f"{SIX}/deal", {"data": "x", "content_type": "text/plain"}),
+        "schema-violation": ("post", f"{SIX}/deal", {"json": {"players": "two", "seed": 5, "extra": 1}}),
+        "schema-violation (a value out of its set)": ("post", f"{SIX}/validate", {
+            "json": {"state": state, "move": {**move, "type": "fly"}}}),
+        "schema-violation (too many items)": ("post", f"{SIX}/legal-moves", {
+            "json": {"state": {**state, "stock": state["stock"] * 5}}}),
+        "invalid-state": ("post", f"{SIX}/legal-moves", {"json": {"state": wrong_to_move}}),
+        "invalid-state (a card twice)": ("post", f"{SIX}/legal-moves", {
+            "json": {"state": {**state, "stock": [state["hands"][0][0], *state["stock"][1:]]}}}),
+        "bad-seat": ("post", "/v1/games/bura/view", {"json": {"state": bura, "seat": 3}}),
+        "invalid-deck": ("post", f"{SIX}/deal", {"json": {"deck": ["AS", "AS"]}}),
+        "unknown-game": ("post", "/v1/games/preferans/deal", {"json": {}}),
+        "invalid-match": ("post", f"{SIX}/deal", {"json": {"seed": "m", "match": {
+            "party_score": [3, 4], "over": True, "winner": 0, "next_dealer": 0}}}),
+        "hand-not-finished": ("post", f"{SIX}/score", {"json": {"state": state}}),
+        "illegal-recorded-move": ("post", f"{SIX}/score", {"json": {"record": {
+            "start": state, "moves": [{**move, "seat": other}]}}}),
+        "bad-token": ("post", f"{SIX}/sealed/view", {"json": {"token": "AAAA", "seat_key": "AAAA"}}),
+        "wrong-seat-key": ("post", f"{SIX}/sealed/validate", {"json": {
+            "token": sealed["token"], "seat_key": sealed["seat_keys"][other], "move": {**move, "seat": mover}}}),
+        "over-budget": ("post", f"{SIX}/suggest", {"json": {"state": state, "seat": mover, "budget_ms": 5000}}),
+        "no-move": ("post", f"{SIX}/suggest", {"json": {"state": state, "seat": other}}),
+        "not-found": ("get", "/v1/nowhere", {}),
+        "method-not-allowed": ("delete", "/v1/games", {}),
+        "too-large": ("post", f"{SIX}/deal", {"data": "[" + "1," * 2_000_000 + "1]",
+                                              "content_type": "application/json"}),
+    }
+
+
+def test_every_problem_is_wholly_russian_when_asked_in_russian(client):
+    """Title, detail and every field's message: no English, with pointers unchanged."""
+    from service.errors import ServiceError
+
+    met: dict[str, str] = {}
+    for case, (method, path, kwargs) in _problems(client).items():
+        english = getattr(client, method)(path, **kwargs)
+        answer = getattr(client, method)(path, headers={"Accept-Language": "ru"}, **kwargs)
+        body = answer.json
+        assert answer.status_code == english.status_code >= 400, (case, body)
+        assert [e["pointer"] for e in body.get("errors", ())] == [
+            e["pointer"] for e in english.json.get("errors", ())], case
+        texts = [body["title"], body["detail"], *(e["message"] for e in body.get("errors", ()))]
+        assert not [(t, english_in(t)) for t in texts if english_in(t)], (case, body)
+        met[body["type"]] = case
+    slugs = {f"urn:card-rules:problem:{cls.slug}" for cls in _subclasses(ServiceError)}
+    elsewhere = {"internal", "limit-exceeded", "replayed", "replay-store-down", "token-refused", "wrong-mode"}
+    assert slugs - set(met) == {f"urn:card-rules:problem:{slug}" for slug in elsewhere} & slugs
+
+
+def _subclasses(cls):
+    for sub in cls.__subclasses__():
+        yield sub
+        yield from _subclasses(sub)
+
+
+def _unmet_problems():
+    from service.errors import LimitExceeded, ReplayStoreDown, WrongMode
+    from service.replay import _moved_on
+
+    return [
+        LimitExceeded("the listing has {entries} entries, more than this server's MAX_LISTING ({most})",
+                      limit="MAX_LISTING", value=5, entries=9, most=5),
+        _moved_on(3, 5),
+        ReplayStoreDown("the replay guard's store did not answer; try again"),
+        WrongMode("/players", "this match is played by {players}", players=2),
+    ]
+
+
+@pytest.mark.parametrize("error", _unmet_problems(), ids=lambda error: error.slug)
+def test_the_problems_this_client_does_not_meet_are_russian_too(error):
+    """A listing past an operator's limit, the replay guard's refusals (met against a real Redis
+    in tests/api/test_replay_guard.py), a sealed match's table (tests/api/test_sealed_http.py)."""
+    from service.i18n import translate, written
+
+    for text in (translate(error.title, "ru"), written(error.detail, "ru")):
+        assert text and not english_in(text), text

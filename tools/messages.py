@@ -20,6 +20,7 @@ from __future__ import annotations
 import io
 import sys
 from collections.abc import Iterable, Iterator
+from contextlib import redirect_stderr
 from datetime import UTC, datetime
 from pathlib import Path
 from string import Formatter
@@ -51,7 +52,9 @@ def keywords() -> dict[str, tuple[int, ...] | None]:
 def _extracted(paths: Iterable[Path]) -> Iterator[tuple[str, str]]:
     spec = keywords()
     for path in paths:
-        for _line, message, _comments, _context in extract_from_file("python", path, keywords=spec):
+        with redirect_stderr(io.StringIO()):  # Babel's notes on f-strings: at an error's call, its pointer
+            found = list(extract_from_file("python", path, keywords=spec))
+        for _line, message, _comments, _context in found:
             if isinstance(message, str) and message:
                 yield message, str(path.relative_to(ROOT))
 

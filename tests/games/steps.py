@@ -1,17 +1,20 @@
 """The rule tables' two steps, for any game or rules module (anything with ``check`` and
-``apply``): the reason a move is refused, and a line of moves that must all be legal."""
+``apply``): the reason a move is refused, and a line of moves that must all be legal. Every
+refusal the tables meet is also written in Russian, and must hold no English."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from service.errors import IllegalMove
+from tests.russian import assert_refusal_is_russian
 
 
 def refusal(rules: Any, state: Any, move: Any) -> str | None:
     try:
         rules.check(state, move)
     except IllegalMove as error:
+        assert_refusal_is_russian(error)
         return error.reason
     return None
 

@@ -96,7 +96,7 @@ def _check_take_pile(state: State, move: TakePile) -> None:
     key = str(top.rank)
     strangers = any(not m.is_wild(c) and c.rank != key for c in move.top_cards)
     if strangers or any(g.key == key for g in move.melds):
-        refuse(Reason.BAD_GROUP, "the {card} on top makes its own meld: name its cards in top_cards",
+        refuse(Reason.BAD_GROUP, "the {card} on top makes its own meld: name its cards in `top_cards`",
                card=top)
     _check_groups(state, move.melds)
     side = state.side_of(move.seat)
@@ -138,7 +138,7 @@ def _check_groups(state: State, groups: Sequence[Group]) -> None:
     seen = {g.key for g in groups}
     if len(seen) != len(groups) or not seen <= m.KEY_SETS[state.variant] or not all(g.cards for g in groups):
         refuse(Reason.BAD_GROUP, "groups are non-empty, each key once, keys of the variant: {keys}",
-               keys=" ".join(m.keys(state.variant)))
+               keys=m.keys(state.variant))
 
 
 def _check_placement(state: State, seat: int, groups: Sequence[Group], after: int, *, drew: str | None,

@@ -69,17 +69,33 @@ class Phase(StrEnum):
 class Options:
     """§8 (the number of players is the deal's ``players``); every option may be omitted."""
 
-    variant: str = option(CLASSIC, "`classic`, or the source text's `seed_108` and `seed_13`.",
-                          choices=m.VARIANTS)
+    variant: str = option(
+        CLASSIC, "Which Canasta is played: the classic game, or one of the source text's two variants (§1).",
+        choices={
+            CLASSIC: "Classic partnership Canasta, by the standard rules.",
+            SEED_108: "The source's first variant: the first player may take the upcard without a meld, "
+                      "showing the naturals it is for; jokers are exchanged from the opponents' melds; the "
+                      "first meld needs 30 or 40 points, 10 more per 1000 scored; no going out in one go.",
+            SEED_13: "The source's second variant: 13 cards each; threes are ordinary cards; the ace counts "
+                     "11 and the nines to the threes their face value; a clean canasta 600, a joker canasta "
+                     "1200.",
+        })
     target_score: int = option(
         0, "The match is played to this total; 0: the table's (5000, 10000 at six players).",
         within=(0, 10_000_000))
-    ask_permission: bool = option(False, "At 4 or 6 players, a player may ask the partner to go out.")
-    initial_meld_base: int = option(30, "`seed_108`: the first meld's minimum before 1000.", choices=(30, 40))
-    first_take_mode: str = option("show", "`seed_108`: the first player's upcard is shown for, or melded.",
-                                  choices=("show", "meld_no_minimum"))
-    concealed_going_out_bonus: int = option(200, "`seed_13`: the bonus for going out concealed.",
-                                            choices=(200, 400))
+    ask_permission: bool = option(
+        False, "At four or six players, a player may ask the partner's permission to go out (§4.8).")
+    initial_meld_base: int = option(
+        30, "`seed_108`: the first meld's minimum below 1000 points; 10 more for each further 1000 (§4.1.6).",
+        choices={30: "The first meld starts at 30 points.",
+                 40: "The first meld starts at 40 points (the source's alternative)."})
+    first_take_mode: str = option(
+        "show", "`seed_108`: what becomes of the naturals the first player shows to take the upcard (§4.4).",
+        choices={"show": "They are only shown and stay in the hand; the side has still not melded.",
+                 "meld_no_minimum": "They are melded with the upcard, with no minimum to reach."})
+    concealed_going_out_bonus: int = option(
+        200, "`seed_13`: the bonus for going out concealed (§7.1).",
+        choices={200: "The same as for going out: 200.", 400: "Double: 400."})
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,6 +42,7 @@ from service.games.canasta.rules import (
 )
 from service.games.canasta.scoring import Standing
 from service.games.seating import left_of
+from service.i18n import N_
 from service.wire.codegen import Source
 from service.wire.form import GameWire, const, derived, field
 from service.wire.kinds import BOOL, CARD_IN_LIST, SEAT, Int, Kind, ListOf, OneOf, PerSeat, Pile
@@ -165,24 +166,30 @@ GROUPS = ListOf(WIRE.record("Group", Group, {
 }, "Cards from the hand for one meld key."), 0, 13)
 
 MOVES = WIRE.moves_of({
-    Draw: ("Draw from the stock (two cards at a table of two).", {}),
+    Draw: ("Draw from the stock: one card, two at a table of two (§4.2).", {}),
     TakePile: ("Take the whole discard pile, melding its top card (§4.3).", {
         "top_cards": field(CARDS, "hand cards melded with the pile's top card", default=[]),
         "melds": field(GROUPS, "further groups laid in the same move", default=[]),
     }),
-    TakeUpcard: ("`seed_108`: the first player takes the upcard, showing what it is for.", {
+    TakeUpcard: ("`seed_108`: on the first turn, the first player takes the upcard without a meld, "
+                  "showing the naturals it is for (§4.4).", {
         "show": field(CARDS),
     }),
-    Meld: ("Lay groups from the hand onto the side's melds, new or old.", {"melds": field(GROUPS)}),
-    ExchangeJoker: ("`seed_108`: take a joker from an opponent's meld for a natural card.", {
+    Meld: ("Lay groups of cards from the hand on the side's melds, new or old (§4.5).", {
+        "melds": field(GROUPS),
+    }),
+    ExchangeJoker: ("`seed_108`: take a joker from an opponent's meld for a natural card of its rank "
+                    "(§4.6).", {
         "from_side": field(Int(0, 2)),
         "rank": field(OneOf(NATURAL_KEYS)),
         "cards": field(CARD_IN_LIST, attr="card"),
     }),
-    Discard: ("Discard a card, ending the turn.", {"cards": field(CARD_IN_LIST, attr="card")}),
-    AskGoOut: ("Ask the partner whether to go out (option `ask_permission`).", {}),
-    AnswerGoOut: ("The partner's answer.", {"answer": field(BOOL)}),
-    DeclinePile: ("With the stock gone, leave a pile that need not be taken: the hand ends.", {}),
+    Discard: ("Discard a card on the pile, ending the turn (§4.7).", {
+        "cards": field(CARD_IN_LIST, attr="card"),
+    }),
+    AskGoOut: ("Ask the partner whether to go out (option `ask_permission`, §4.8).", {}),
+    AnswerGoOut: ("The partner answers the question: go out, or not (§4.8).", {"answer": field(BOOL)}),
+    DeclinePile: ("With the stock gone, leave a pile that need not be taken: the hand ends (§4.9).", {}),
 })
 
 EVENTS = {
@@ -275,9 +282,10 @@ MATCH = WIRE.record("Match", Standing, {
 # --- the consistency check ---------------------------------------------------------------------
 
 
-def _require(condition: bool, pointer: str, message: str) -> None:
+def _require(condition: bool, pointer: str, message: str, /, **params: object) -> None:
+    """``message``: an English sentence marked ``N_`` (a message id), naming ``params``."""
     if not condition:
-        raise InvalidState(pointer, message)
+        raise InvalidState(pointer, message, **params)
 
 
 def load_state(wire: Wire) -> State:
@@ -294,16 +302,18 @@ def load_state(wire: Wire) -> State:
 def _check_table(state: State) -> None:
     """The variant's table (§2.4): its seat numbers, an entry per seat or per side."""
     seats, variant = state.seats, state.variant
-    _require(seats in rules.PLAYER_COUNTS[variant], "/seats",
-             f"{variant} is played by {rules.PLAYER_COUNTS[variant]} players")
+    _require(seats in rules.PLAYER_COUNTS[variant], "/seats", N_("{variant} is played by {counts} players"),
+             variant=variant, counts=rules.PLAYER_COUNTS[variant])
     sides = state.table.sides.count
     entries = {"hands": state.hands, "red_threes": state.red_threes, "has_melded": state.has_melded,
                "side_scores": state.side_scores, "melds": state.melds}
     for name, values in entries.items():
-        count, per = (sides, "side") if name in ("side_scores", "melds") else (seats, "seat")
-        _require(len(values) == count, f"/{name}", f"one entry per {per}: {count}")
-    _require(state.dealer < seats, "/dealer", f"seats are 0..{seats - 1}")
-    _require(state.turn < seats, "/turn", f"seats are 0..{seats - 1}")
+        by_side = name in ("side_scores", "melds")
+        count, sentence = (sides, N_("one entry per side: {count}")) if by_side else (
+            seats, N_("one entry per seat: {count}"))
+        _require(len(values) == count, f"/{name}", sentence, count=count)
+    _require(state.dealer < seats, "/dealer", N_("seats are 0..{last}"), last=seats - 1)
+    _require(state.turn < seats, "/turn", N_("seats are 0..{last}"), last=seats - 1)
 
 
 def _zones(state: State) -> list[tuple[str, tuple[Card, ...]]]:
@@ -325,25 +335,25 @@ def _check_cards(state: State) -> None:
     check_deck(rules.full_deck(state.seats), found, lambda: _zones(state))
     special = m.threes_special(state.variant)
     for seat, hand in enumerate(state.hands):
-        if special and not m.RED_THREES.isdisjoint(hand):
-            raise InvalidState(f"/hands/{seat}", "a red three is laid out at once, never held")
+        _require(not special or m.RED_THREES.isdisjoint(hand), f"/hands/{seat}",
+                 N_("a red three is laid out at once, never held"))
     for seat, threes in enumerate(state.red_threes):
-        if threes and not (special and m.RED_THREES.issuperset(threes)):
-            raise InvalidState(f"/red_threes/{seat}", "only red threes are laid out here (none in seed_13)")
+        _require(not threes or (special and m.RED_THREES.issuperset(threes)), f"/red_threes/{seat}",
+                 N_("only red threes are laid out here (none in `seed_13`)"))
     _require(not state.pile or not m.is_red_three(state.pile[0], state.variant), "/pile/0",
-             "a red three is never the pile's top card")
-    _require(bool(state.pile) or not state.pile_frozen, "/pile_frozen", "an empty pile is not frozen")
+             N_("a red three is never the pile's top card"))
+    _require(bool(state.pile) or not state.pile_frozen, "/pile_frozen", N_("an empty pile is not frozen"))
 
 
 def _check_melds(state: State) -> None:
     known = m.keys(state.variant)
     for side, melds in enumerate(state.melds):
         for key, cards in melds.items():
-            if key not in known or not m.meld_valid(key, cards, state.variant):
-                raise InvalidState(f"/melds/{side}/{key}", f"not a valid {key} meld of {state.variant}")
+            _require(key in known and m.meld_valid(key, cards, state.variant), f"/melds/{side}/{key}",
+                     N_("not a valid {key} meld of {variant}"), key=key, variant=state.variant)
     for seat, melded in enumerate(state.has_melded):
         _require(not melded or bool(state.melds[state.side_of(seat)]), f"/has_melded/{seat}",
-                 "a seat that has melded has a side with melds")
+                 N_("a seat that has melded has a side with melds"))
 
 
 def _check_turn(state: State) -> None:
@@ -351,17 +361,20 @@ def _check_turn(state: State) -> None:
     asked partner answers; nobody moves once the hand is over."""
     phase, n = state.phase, state.seats
     _require(state.turn == left_of(state.dealer, n, 1 + state.turn_index), "/turn",
-             "turns go clockwise from the dealer's left: turn = dealer + 1 + turn_index")
+             N_("turns go clockwise from the dealer's left: `turn` = `dealer` + 1 + `turn_index`"))
     _require((state.result is not None) == state.finished, "/result",
-             "a result exactly once the hand is over")
+             N_("a result exactly once the hand is over"))
     asked = phase == Phase.AWAIT_ANSWER
-    expected = None if state.finished else left_of(state.turn, n, 2) if asked else state.turn
-    _require(state.to_move == expected, "/to_move", f"seat {expected} is to move")
+    if state.finished:
+        _require(state.to_move is None, "/to_move", N_("nobody is to move once the hand is over"))
+    else:
+        expected = left_of(state.turn, n, 2) if asked else state.turn
+        _require(state.to_move == expected, "/to_move", N_("seat {seat} is to move"), seat=expected)
     if state.result is not None:
         _check_result(state, state.result)
         return
     for seat, hand in enumerate(state.hands):
-        _require(bool(hand), f"/hands/{seat}", "a hand in progress leaves every player a card")
+        _require(bool(hand), f"/hands/{seat}", N_("a hand in progress leaves every player a card"))
     _check_turn_info(state, state.turn_info)
 
 
@@ -369,28 +382,28 @@ def _check_turn_info(state: State, info: TurnInfo) -> None:
     """What the turn has done fits its phase (§4.0, §4.8)."""
     phase, melds = state.phase, state.melds[state.side_of(state.turn)]
     _require(info.keys_at_start <= melds.keys(), "/turn_info/keys_at_start",
-             "the side's melds when the turn began are still its melds")
+             N_("the side's melds when the turn began are still its melds"))
     if phase == Phase.DRAW:
         _require(info == TurnInfo(keys_at_start=info.keys_at_start), "/turn_info",
-                 "nothing has happened yet in a turn that is to draw")
+                 N_("nothing has happened yet in a turn that is to draw"))
         _require(info.keys_at_start == melds.keys(), "/turn_info/keys_at_start",
-                 "the side's meld keys as the turn begins")
+                 N_("the side's meld keys as the turn begins"))
     else:
-        _require(info.drew is not None, "/turn_info/drew", "the turn has drawn")
+        _require(info.drew is not None, "/turn_info/drew", N_("the turn has drawn"))
         _require(info.asked == (info.permission is not None) or phase == Phase.AWAIT_ANSWER,
-                 "/turn_info/permission", "an answer only to a question")
+                 "/turn_info/permission", N_("an answer only to a question"))
     if phase == Phase.AWAIT_ANSWER:
         _require(info.asked and info.permission is None and state.options.ask_permission
-                 and state.seats in (4, 6), "/turn_info/asked", "a question is waiting for its answer")
+                 and state.seats in (4, 6), "/turn_info/asked", N_("a question is waiting for its answer"))
 
 
 def _check_result(state: State, result: Result) -> None:
     if result.reason == "went_out":
         seat = result.went_out
         _require(seat is not None and seat < state.seats and not state.hands[seat], "/result/went_out",
-                 "the seat that went out holds no card")
+                 N_("the seat that went out holds no card"))
     else:
-        _require(result.went_out is None and not result.concealed, "/result/went_out", "nobody went out")
+        _require(result.went_out is None and not result.concealed, "/result/went_out", N_("nobody went out"))
 
 
 FORM: WireForm[State, Move] = WireForm(load_state, STATE.dump, MOVES.load, MOVES.dump, VIEW.dump, STATE.load,
