@@ -53,7 +53,30 @@ export async function play__PREFIX__(baseUrl: string): Promise<void> {
   const detail = await client.GET(game);
   if (!detail.data) fail("game", detail.error);
   if (JSON.stringify(detail.data.players) !== JSON.stringify(tableSizes)) fail("table sizes", detail.data.players);
+  await inRussian(client);
   for (const players of tableSizes) await playSealed(baseUrl, players);
+}
+
+const cyrillic = /[а-яё]/i;
+
+/** The `lang` parameter: the game's card names and move descriptions, and a refusal, in Russian. */
+async function inRussian(client: Client<paths>): Promise<void> {
+  const ru: { query: { lang: "ru" } } = { query: { lang: "ru" } };
+  const detail = await client.GET(game, { params: ru });
+  if (!detail.data) fail("game in Russian", detail.error);
+  if (detail.response.headers.get("Content-Language") !== "ru") fail("Content-Language", detail.response.headers.get("Content-Language"));
+  const first = detail.data.deck_cards[0] ?? fail("an empty deck", detail.data.deck_cards);
+  const named = [detail.data.card_names[first], ...Object.values(detail.data.descriptions.moves)];
+  if (!named.every((text) => text !== undefined && cyrillic.test(text))) fail("Russian names", named);
+  const dealt = await client.POST(`${game}/deal`, { body: { seed: "russian" }, params: ru });
+  if (!dealt.data) fail("deal", dealt.error);
+  const state = dealt.data.state;
+  const listing = await client.POST(`${game}/legal-moves`, { body: { state }, params: ru });
+  const move: Move | undefined = listing.data?.moves[0];
+  if (move === undefined) fail("nothing to play", listing.data);
+  const answer = await client.POST(`${game}/validate`, { body: { state, move: { ...move, seat: move.seat === 0 ? 1 : 0 } }, params: ru });
+  if (!answer.data) fail("validate", answer.error);
+  if (answer.data.legal || !cyrillic.test(answer.data.reason.message)) fail("a refusal in Russian", answer.data);
 }
 
 async function playOpen(client: Client<paths>): Promise<void> {
