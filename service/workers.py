@@ -25,6 +25,7 @@ its config.
 from __future__ import annotations
 
 import json
+from http import HTTPStatus
 from types import FrameType
 from typing import Any
 
@@ -33,6 +34,8 @@ from gunicorn.workers.base import Worker
 from gunicorn.workers.gthread import ThreadWorker
 from gunicorn.workers.sync import SyncWorker
 
+from service.i18n import DEFAULT, N_, translate
+from service.i18n.negotiation import negotiated
 from service.metrics import LIMIT_REFUSALS
 
 PROBLEM_TYPE = "application/problem+json"
@@ -65,13 +68,16 @@ class _Recorder:
         return 500, "Internal Server Error"
 
 
-def problem_answer(status: int, title: str, detail: str, *, retry_after: int | None = None) -> bytes:
-    """A whole HTTP/1.1 answer carrying a problem document; the connection closes after it."""
+def problem_answer(status: int, title: str, detail: str, *, lang: str = DEFAULT,
+                   retry_after: int | None = None) -> bytes:
+    """A whole HTTP/1.1 answer carrying a problem document in ``lang`` (its title and detail given
+    in it); the connection closes after it."""
     if len(detail) > MAX_DETAIL:
         detail = detail[:MAX_DETAIL] + "… (cut)"
     body = json.dumps({"type": "about:blank", "title": title, "status": status, "detail": detail},
                       separators=(",", ":")).encode()
-    head = [f"HTTP/1.1 {status} {title}", "Connection: close", f"Content-Type: {PROBLEM_TYPE}",
+    head = [f"HTTP/1.1 {status} {_phrase(status, title)}", "Connection: close",
+            f"Content-Type: {PROBLEM_TYPE}", f"Content-Language: {lang}", "Vary: Accept-Language",
             f"Content-Length: {len(body)}"]
     if retry_after is not None:
         head.append(f"Retry-After: {retry_after}")
@@ -95,9 +101,13 @@ class ProblemAnswers(Worker):
             recorder = _Recorder(client)
             super().handle_error(req, recorder, addr, exc)  # logs, and picks the status
             status, title = recorder.status()
-            client_error = 400 <= status < 500 and str(exc)
-            detail = str(exc) if client_error else "the service failed to answer the request"
-            answer = problem_answer(status, title, detail)
+            if 400 <= status < 500 and str(exc):  # gunicorn could not read the request: its own words
+                answer = problem_answer(status, title, str(exc))
+            else:
+                lang = _language(req)
+                answer = problem_answer(status, translate(title, lang),
+                                        translate(N_("The service failed to answer the request."), lang),
+                                        lang=lang)
         try:
             util.write_nonblock(client, answer)  # as gunicorn writes its own: never waits on the client
         except Exception:  # the client is gone; gunicorn gives up the same way
@@ -107,14 +117,35 @@ class ProblemAnswers(Worker):
         """The answer to a request cut short by the worker's own end: its timeout (SIGABRT) or a
         quick shutdown (SIGQUIT, SIGINT)."""
         where = f" {req.method} {req.path}" if req is not None else " (request not read yet)"
+        lang = _language(req)
+        title = translate(N_("Service Unavailable"), lang)
         if self.timed_out:
             LIMIT_REFUSALS.labels("TIMEOUT").inc()
             self.log.error("Request aborted at the worker timeout (%s s):%s", self.cfg.timeout, where)
-            return problem_answer(503, "Service Unavailable",
-                                  f"the request took longer than the worker timeout ({self.cfg.timeout} s)")
+            detail = translate(N_("the request took longer than the worker timeout ({seconds} s)"), lang)
+            return problem_answer(503, title, detail.format(seconds=self.cfg.timeout), lang=lang)
         self.log.warning("Request cut short by a shutdown:%s", where)
-        return problem_answer(503, "Service Unavailable", "the service is shutting down; try again",
-                              retry_after=1)
+        return problem_answer(503, title, translate(N_("the service is shutting down; try again"), lang),
+                              lang=lang, retry_after=1)
+
+
+def _phrase(status: int, title: str) -> str:
+    """The status line's reason phrase: HTTP's own (a header is Latin-1), whatever the title's
+    language."""
+    try:
+        return HTTPStatus(status).phrase
+    except ValueError:
+        return title.encode("latin-1", "replace").decode("latin-1")
+
+
+def _language(req: Any) -> str:
+    """The language the request asked for (English for one not read, or asking for no language
+    of ours)."""
+    if req is None:
+        return DEFAULT
+    header = next((value for name, value in req.headers if name == "ACCEPT-LANGUAGE"), None)
+    environ = {"QUERY_STRING": req.query or "", "HTTP_ACCEPT_LANGUAGE": header}
+    return negotiated(environ) or DEFAULT
 
 
 class ProblemSyncWorker(ProblemAnswers, SyncWorker):

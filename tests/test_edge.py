@@ -95,11 +95,11 @@ def request(conn: http.client.HTTPConnection, path: str = "/health", body: bytes
     return Answer(answer.status, {k.lower(): v for k, v in answer.getheaders()}, answer.read())
 
 
-def stalled_body(url: str, source: str) -> socket.socket:
+def stalled_body(url: str, source: str, lang: str = "en") -> socket.socket:
     """A request whose headers are whole and whose body stops after 7 of its 100 bytes."""
     sock = socket.create_connection(_address(url), timeout=10, source_address=(source, 0))
     sock.sendall(b"POST " + DEAL.encode() + b" HTTP/1.1\r\nHost: edge\r\nContent-Type: application/json\r\n"
-                 b"Content-Length: 100\r\n\r\n" + b'{"seed"')
+                 b"Accept-Language: " + lang.encode() + b"\r\nContent-Length: 100\r\n\r\n" + b'{"seed"')
     return sock
 
 
@@ -126,11 +126,16 @@ def service() -> Iterator[str]:
 
 # --- gunicorn alone ---------------------------------------------------------------------------
 
-def test_a_worker_past_its_timeout_answers_a_503_problem(service):
+@pytest.mark.parametrize(("lang", "detail"), [
+    ("en", f"the request took longer than the worker timeout ({TIMEOUT} s)"),
+    ("ru", f"запрос шёл дольше тайм-аута обработчика ({TIMEOUT} с)"),
+])
+def test_a_worker_past_its_timeout_answers_a_503_problem(service, lang, detail):
     """The arbiter aborts the worker blocked on a body that never comes; the worker answers a
-    problem (gunicorn's own answer was an HTML 500), and a new worker serves on."""
+    problem (gunicorn's own answer was an HTML 500) in the language asked for, and a new worker
+    serves on."""
     start = time.monotonic()
-    with stalled_body(service, "127.0.0.1") as sock:
+    with stalled_body(service, "127.0.0.1", lang) as sock:
         sock.settimeout(TIMEOUT + 8)
         received = b""
         while chunk := sock.recv(65536):
@@ -141,7 +146,7 @@ def test_a_worker_past_its_timeout_answers_a_503_problem(service):
     assert b"\r\nContent-Type: application/problem+json\r\n" in head + b"\r\n", received
     document = json.loads(body)
     assert document["status"] == 503
-    assert document["detail"] == f"the request took longer than the worker timeout ({TIMEOUT} s)"
+    assert document["detail"] == detail and f"\r\nContent-Language: {lang}\r\n".encode() in head + b"\r\n"
     assert TIMEOUT <= waited < TIMEOUT + 4
     with connection(service, "127.0.0.1") as conn:
         assert request(conn).status == 200

@@ -5,29 +5,13 @@ The access middleware (``service.api.observability``) chooses it once per reques
 
 from __future__ import annotations
 
-from typing import Any
-from urllib.parse import parse_qs
-
 from flask import request
-from werkzeug.datastructures import LanguageAccept
-from werkzeug.http import parse_accept_header
 
-from service.i18n import DEFAULT, LANGUAGES
+from service.i18n import DEFAULT
+from service.i18n.negotiation import negotiated
 
 LANG_KEY = "service.lang"
-
-
-def negotiated(environ: dict[str, Any]) -> str | None:
-    """The answer's language; None for a ``lang`` parameter that is not one of ours."""
-    query = environ.get("QUERY_STRING")
-    if query and "lang=" in query:
-        asked = parse_qs(query, keep_blank_values=True).get("lang")
-        if asked:
-            return asked[-1] if asked[-1] in LANGUAGES else None
-    header = environ.get("HTTP_ACCEPT_LANGUAGE")
-    if not header:
-        return DEFAULT
-    return parse_accept_header(header, LanguageAccept).best_match(LANGUAGES, default=DEFAULT)
+__all__ = ["LANG_KEY", "current", "negotiated"]
 
 
 def current() -> str:

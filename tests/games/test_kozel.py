@@ -302,7 +302,7 @@ def test_7_3_a_match_that_cannot_go_on_is_refused(change, pointer, message):
              "next_dealer": 0, **change}
     with pytest.raises(InvalidMatch) as error:
         GAME.score(finished(45), match)
-    assert (error.value.errors[0].pointer, error.value.errors[0].message) == (pointer, message)
+    assert (error.value.errors[0].pointer, str(error.value.errors[0].message)) == (pointer, message)
 
 
 def test_7_1_the_hand_score():

@@ -31,7 +31,7 @@ def _match(match: Wire | None, *, seats: int, dealer: int, target: int, at: str)
 
     def played_to_target() -> None:
         if standing.target is not None and standing.target != target:
-            raise InvalidMatch("/match/target", f"the options play this match to {target}")
+            raise InvalidMatch("/match/target", "the options play this match to {target}", target=target)
 
     MATCH_RULES.check(standing, dealer=dealer, at=at, count=seats, also=played_to_target)
     return standing

@@ -16,6 +16,8 @@ from service.games.bezique import rules
 from service.games.bezique.declarations import LADDERED
 from service.games.bezique.rules import HAND_SIZE, Phase, State
 from service.games.seating import left_of
+from service.i18n import N_
+from service.i18n.text import Suit
 
 
 def check(state: State) -> None:
@@ -26,9 +28,11 @@ def check(state: State) -> None:
     _check_progress(state)
 
 
-def require(condition: bool, pointer: str, message: str) -> None:
+def require(condition: bool, pointer: str, message: str, **params: object) -> None:
+    """Refuse the state unless ``condition``: ``message`` is an English template (marked ``N_``
+    where it is written), ``params`` its values."""
     if not condition:
-        raise InvalidState(pointer, message)
+        raise InvalidState(pointer, message, **params)
 
 
 def _zones(state: State) -> list[tuple[str, tuple[Card, ...]]]:
@@ -61,11 +65,13 @@ def _check_seats(state: State) -> None:
                 ("won_cards", state.won_cards[seat], ()), ("scores", state.scores[seat], 0),
                 ("decl_counts", state.decl_counts[seat], (0,) * len(LADDERED)),
                 ("last_declared_after_trick", state.last_declared_after_trick[seat], None)):
-            require(value == empty, f"/{name}/{seat}", f"seat {seat} deals and sits out this hand")
-    require(state.leader in active, "/leader", f"the leader is one of the active seats {list(active)}")
+            require(value == empty, f"/{name}/{seat}", N_("seat {seat} deals and sits out this hand"),
+                    seat=seat)
+    require(state.leader in active, "/leader", N_("the leader is one of the active seats: {seats}"),
+            seats=tuple(active))
     for seat, last in enumerate(state.last_declared_after_trick):
         require(last is None or 1 <= last <= state.tricks_played, f"/last_declared_after_trick/{seat}",
-                f"a trick number 1..{state.tricks_played}, or null")
+                N_("a trick number 1..{tricks}, or null"), tricks=state.tricks_played)
 
 
 def _check_exposed(state: State) -> None:
@@ -77,14 +83,15 @@ def _check_exposed(state: State) -> None:
         for index, e in enumerate(shown):
             if e.id in ids or e.id >= state.next_exposed_id:
                 raise InvalidState(f"/exposed/{seat}/{index}/id",
-                                   f"exposed id {e.id} is used twice or not below next_exposed_id")
+                                   "exposed id {id} is used twice or not below next_exposed_id", id=e.id)
             ids.add(e.id)
             if e.as_ is not e.card:
                 _check_identity(e.card, e.as_, f"/exposed/{seat}/{index}")
             if not _tags_fit(state.trump_suit, e.as_, e.tags):
                 raise InvalidState(f"/exposed/{seat}/{index}/tags",
-                                   f"{e.as_.code} cannot have scored in all of {sorted(e.tags)} "
-                                   f"with {state.trump_suit} trumps (and scores once in a family)")
+                                   "the {card} cannot have scored in all of {kinds} with {suit} trumps "
+                                   "(and scores once in a family)",
+                                   card=e.as_, kinds=", ".join(sorted(e.tags)), suit=Suit(state.trump_suit))
 
 
 @lru_cache(maxsize=4096)  # the combinations met in play are few; a client may send any
@@ -98,9 +105,9 @@ def _tags_fit(trump: str, identity: Card, tags: frozenset[str]) -> bool:
 
 def _check_identity(card: Card, as_: Card, at: str) -> None:
     if card is JOKER:
-        require(as_ in rules.IDENTITY_SET, f"{at}/as", "a wild card stands for A 10 K Q J or 9 of a suit")
+        require(as_ in rules.IDENTITY_SET, f"{at}/as", N_("a wild card stands for A 10 K Q J or 9 of a suit"))
     else:
-        require(as_ is card, f"{at}/as", f"{card.code} is no wild card: `as` is the card itself")
+        require(as_ is card, f"{at}/as", N_("the {card} is no wild card: `as` is the card itself"), card=card)
 
 
 def _check_trick(state: State) -> None:
@@ -109,7 +116,7 @@ def _check_trick(state: State) -> None:
         at = f"/trick/{index}"
         turn = active[left_of(active.index(state.leader), len(active), index)]
         require(played.seat == turn, f"{at}/seat",
-                "cards are played by the active seats in turn from the leader")
+                N_("cards are played by the active seats in turn from the leader"))
         _check_identity(played.card, played.as_, at)
 
 
@@ -118,17 +125,19 @@ def _check_progress(state: State) -> None:
     active, phase = state.active, state.phase
     if state.stock and state.stock[-1].suit != state.trump_suit:
         raise InvalidState(f"/stock/{len(state.stock) - 1}",
-                           f"the stock's last card is the turned trump card: a {state.trump_suit} card")
+                           "the stock's last card is the turned trump card: a card of {suit}",
+                           suit=Suit(state.trump_suit))
     a = len(active)
     dealt = len(rules.full_deck(state.options)) - HAND_SIZE * a
     drawn = a * (state.tricks_played - (phase == Phase.DECLARE))  # no draw yet for the trick just won
     require(len(state.stock) == dealt - drawn, "/stock",
-            f"after {state.tricks_played} tricks ({phase}) the stock holds {dealt - drawn} cards")
+            N_("after {tricks} tricks ({phase}) the stock holds {count} cards"), tricks=state.tricks_played,
+            phase=phase, count=dealt - drawn)
     require(sum(map(len, state.won_cards)) == a * state.tricks_played, "/won_cards",
-            f"{state.tricks_played} tricks of {a} cards are won")
+            N_("{tricks} tricks of {size} cards are won"), tricks=state.tricks_played, size=a)
     for seat in active:
         if len(state.won_cards[seat]) % a:
-            raise InvalidState(f"/won_cards/{seat}", f"whole tricks of {a} cards")
+            raise InvalidState(f"/won_cards/{seat}", "whole tricks of {size} cards", size=a)
     _check_turn(state)
     in_trick = {p.seat for p in state.trick}
     for seat in active:
@@ -136,32 +145,36 @@ def _check_progress(state: State) -> None:
         size = len(state.hands[seat]) + len(state.exposed[seat])
         if size != holding:
             raise InvalidState(f"/hands/{seat}",
-                               f"seat {seat} holds {holding} cards (hand and exposed), not {size}")
+                               "seat {seat} holds {holding} cards (hand and exposed), not {size}",
+                               seat=seat, holding=holding, size=size)
 
 
 def _check_turn(state: State) -> None:
     phase, a = state.phase, len(state.active)
     window = phase == Phase.DECLARE
     require((state.trick_winner == state.leader) if window else state.trick_winner is None, "/trick_winner",
-            "the trick winner is the leader during the declaration window, else null")
+            N_("the trick winner is the leader during the declaration window, else null"))
     if phase == Phase.FINISHED:
-        require(state.to_move is None and not state.trick, "/to_move", "nobody moves once the hand is over")
-        require(len(state.stock) < a, "/phase", f"the hand ends only when fewer than {a} cards are left")
-        require(state.tricks_played > 0, "/tricks_played", "a hand ends after its last trick")
+        require(state.to_move is None and not state.trick, "/to_move",
+                N_("nobody moves once the hand is over"))
+        require(len(state.stock) < a, "/phase",
+                N_("the hand ends only when fewer than {count} cards are left"), count=a)
+        require(state.tricks_played > 0, "/tricks_played", N_("a hand ends after its last trick"))
         return
-    require(len(state.stock) >= a, "/stock", f"with fewer than {a} cards left the hand is finished")
+    require(len(state.stock) >= a, "/stock", N_("with fewer than {count} cards left the hand is finished"),
+            count=a)
     expected = state.leader
     if phase == Phase.FOLLOW:
-        require(0 < len(state.trick) < a, "/trick", "a trick in progress holds a card of some players")
+        require(0 < len(state.trick) < a, "/trick", N_("a trick in progress holds a card of some players"))
         expected = rules.next_active(state.active, state.trick[-1].seat)
     else:
-        require(not state.trick, "/trick", f"the trick is empty in the {phase} phase")
-    require(state.to_move == expected, "/to_move", f"seat {expected} is to move")
+        require(not state.trick, "/trick", N_("the trick is empty in the {phase} phase"), phase=phase)
+    require(state.to_move == expected, "/to_move", N_("seat {seat} is to move"), seat=expected)
     if window:
         require(state.tricks_played > 0 and not state.declared_in_window, "/declared_in_window",
-                "the window opens after a trick is won, undeclared")
+                N_("the window opens after a trick is won, undeclared"))
     else:
         require(state.declared_in_window == (state.tricks_played > 0), "/declared_in_window",
-                "true once a window has closed this hand, false before the first trick")
+                N_("true once a window has closed this hand, false before the first trick"))
         if state.tricks_played == 0:
-            require(state.leader == state.active[0], "/leader", "the dealer's left leads the first trick")
+            require(state.leader == state.active[0], "/leader", N_("the dealer's left leads the first trick"))

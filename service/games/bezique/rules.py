@@ -69,19 +69,36 @@ class Phase(StrEnum):
 class Options:
     """§8; every option may be omitted and takes its default."""
 
-    packs: int = option(8, "Number of 20-card packs.", choices=(8, 10))
+    packs: int = option(8, "Number of 20-card packs shuffled together (§2.1).", choices={
+        8: "Eight packs: 174 cards with the nines and wild cards.",
+        10: "Ten packs: 214 cards with the nines and wild cards.",
+    })
     dealer_plays_at_three: bool = option(
-        False, "With 3 seats, the dealer plays too (three active players, the 55th card turned).")
-    deal_packet_size: int = option(3, "Cards a packet when dealing.", choices=(1, 3, 18))
-    ten_rank: str = option("high", "`high`: A 10 K Q J 9; `low`: A K Q J 10 9.", choices=("high", "low"))
-    wild_cards: int = option(2, "Wild cards (`JK`) in the deck.", choices=(0, 2))
+        False, "With 3 seats, the dealer plays too (three active players, the 55th card turned) (§2.3).")
+    deal_packet_size: int = option(3, "Cards given at a time when dealing (§3).", choices={
+        1: "One card at a time.",
+        3: "Packets of three cards.",
+        18: "The whole hand of 18 cards at once.",
+    })
+    ten_rank: str = option("high", "Where the ten ranks in its suit (§2.2).", choices={
+        "high": "Next below the ace: A 10 K Q J 9.",
+        "low": "Below the jack: A K Q J 10 9.",
+    })
+    wild_cards: int = option(2, "Wild cards (`JK`) in the deck (§2.1).", choices={
+        0: "No wild cards: 172 or 212 cards.",
+        2: "Two wild cards, each standing for any card.",
+    })
     declaration_spacing: str = option(
-        "per_trick", "`not_consecutive`: no declaring after two consecutive won tricks.",
-        choices=("per_trick", "not_consecutive"))
-    brisque_value: int = option(0, "Points per natural A and 10 won in tricks.", within=(0, 1000))
-    last_trick_bonus: int = option(0, "Points for winning the final trick.", within=(0, 100_000))
-    exchange_points: int = option(0, "Points for exchanging the trump nine.", within=(0, 1000))
-    target_score: int = option(1000, "The match is played to this total.", within=(1, 10_000_000))
+        "per_trick", "How often a player may declare: \"two announcements are not made in a row\" (§4.3).",
+        choices={
+            "per_trick": "One declaration (or pass) for each trick won.",
+            "not_consecutive": "No declaring after a trick if the player declared after the one before.",
+        })
+    brisque_value: int = option(
+        0, "Points for each natural ace and ten won in tricks; 0: none (§7.2).", within=(0, 1000))
+    last_trick_bonus: int = option(0, "Points for winning the final trick (§7.2).", within=(0, 100_000))
+    exchange_points: int = option(0, "Points for exchanging the trump nine (§4.4).", within=(0, 1000))
+    target_score: int = option(1000, "The match is played to this total (§7.3).", within=(1, 10_000_000))
 
 
 def full_deck(options: Options) -> tuple[Card, ...]:

@@ -37,6 +37,7 @@ from service.games.bezique.rules import (
     State,
 )
 from service.games.bezique.scoring import HandResult, MatchStanding, result
+from service.i18n import N_
 from service.wire.form import GameWire, Record, const, derived, field
 from service.wire.kinds import BOOL, CARD, CARD_IN_LIST, SEAT, Int, Kind, ListOf, OneOf, PerSeat, Pile, Raw
 
@@ -163,7 +164,7 @@ HAND_CARD = HandCard(WIRE.schema("HandCard", {
 
 MOVES = WIRE.moves_of({
     Play: ("Play a card: from the concealed hand (`cards`), or an exposed card by its id "
-           "(`exposed_id`). Send exactly one of the two: both or neither is a 422.", {
+           "(`exposed_id`); exactly one of the two (§4.2).", {
         "cards": field(Maybe(CARD_IN_LIST), attr="card", optional=True, sometimes=True),
         "as": field(Maybe(CARD), _IDENTITY_NOTE, attr="as_", optional=True, sometimes=True),
         "exposed_id": field(EXPOSED_ID, optional=True, sometimes=True),
@@ -175,7 +176,7 @@ MOVES = WIRE.moves_of({
         "from_table": field(ListOf(EXPOSED_ID, 0, HAND_SIZE), "ids of the seat's exposed cards used again",
                             default=[]),
     }),
-    Pass: ("Declare nothing for the trick just won; the draw follows.", {}),
+    Pass: ("Declare nothing for the trick just won; the draw follows (§4.4).", {}),
     ExchangeTrump: ("Exchange the trump nine for the turned trump card (§4.4).", {}),
 })
 
@@ -209,9 +210,9 @@ def load_move(wire: Wire) -> Move:
     """A move checked against the schema; raises ``SchemaViolation`` (pointers relative to the
     move) for a play that names no card or two."""
     if wire["type"] == "play" and ("cards" in wire) is ("exposed_id" in wire):
-        raise SchemaViolation("the move does not match the schema", (
-            FieldError("/exposed_id" if "cards" in wire else "/cards",
-                       "a play sends exactly one of: cards, exposed_id"),))
+        why = N_("a play sends exactly one of: cards, exposed_id")
+        errors = (FieldError("/exposed_id" if "cards" in wire else "/cards", why),)
+        raise SchemaViolation("the move does not match the schema", errors)
     return _load_move(wire)
 
 
@@ -307,8 +308,8 @@ def load_state(wire: Wire) -> State:
     """Build the state and check it; ``InvalidState`` pointers are relative to the state."""
     seats = wire["seats"]
     for name in ("hands", "exposed", "won_cards", "scores", "decl_counts", "last_declared_after_trick"):
-        require(len(wire[name]) == seats, f"/{name}", f"one entry per seat: {seats}")
-    require(wire["dealer"] < seats, "/dealer", f"seats are 0..{seats - 1}")
+        require(len(wire[name]) == seats, f"/{name}", N_("one entry per seat: {seats}"), seats=seats)
+    require(wire["dealer"] < seats, "/dealer", N_("seats are 0..{last}"), last=seats - 1)
     state = STATE.load(wire)
     consistency.check(state)
     STATE.check(wire, state)

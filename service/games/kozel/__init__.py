@@ -11,6 +11,7 @@ from service.games.kozel.rules import Move, State
 from service.games.kozel.schemas import SCHEMAS
 from service.games.kozel.scoring import Match
 from service.games.match import MatchRules
+from service.i18n import N_
 
 INFO = describe(
     id="kozel", name_en="Kozel", name_ru="Козёл", players=(4,), deck=rules.DECK,
@@ -20,7 +21,7 @@ INFO = describe(
     variants=("turn_to_left", "three_cards", "first_card", "jack_of_clubs_first_deal"),
 )
 MATCH = MatchRules(totals="pairs_opened", over_with=("winner", "loser"),
-                   reached="a team has opened {target} pairs: the match is over")
+                   reached=N_("a team has opened {target} pairs: the match is over"))
 """§7.3: a match ends when a team has opened ``pairs_to_lose`` pairs."""
 
 

@@ -58,14 +58,36 @@ class Phase(StrEnum):
 class Options:
     """§8; every option may be omitted and takes its default."""
 
-    trump_method: str = option("turn_to_left", choices=("turn_to_left", "three_cards", "first_card"))
+    trump_method: str = option("turn_to_left", "How trump is fixed at the deal (§3).", choices={
+        "turn_to_left": "Cards are turned up to the dealer's left until one that is not a seven of clubs, "
+                        "a queen or a jack: its suit is trump (§3.1).",
+        "three_cards": "The dealer's left gets three cards and names trump from them, or says "
+                       "\"by the last\", and chooses the order of the deal (§3.2).",
+        "first_card": "The cards are dealt one at a time: the suit of the first card the dealer's left "
+                      "receives is trump (§3.3).",
+    })
     jack_of_clubs_first_deal: bool = option(
-        False, "In a match's first deal (a deal without `match`) the JC holder names trump.")
-    lone_trump_exchange: bool = option(True)
-    queen_capture: str = option("replace", choices=("replace", "add"))
-    queen_capture_order: str = option("any", choices=("any", "seven_after_queen"))
-    egg_compounding: bool = option(False)
-    pairs_to_lose: int = option(6, within=(1, 1000))
+        False, "In a match's first deal (a deal without `match`) the holder of the jack of clubs names "
+               "trump, leads and deals the next hand (§3.4).")
+    lone_trump_exchange: bool = option(
+        True, "A seat holding a single trump may pass it face down to its partner for a card back (§3.5).")
+    queen_capture: str = option(
+        "replace", "How the four pairs for a queen of clubs beaten by the seven of clubs count with the "
+                   "points (§7.1).", choices={
+            "replace": "The capture replaces the point result: the queen's team uncovers four pairs, "
+                       "the other team none.",
+            "add": "The points are scored as usual, and the queen's team uncovers four pairs more.",
+        })
+    queen_capture_order: str = option(
+        "any", "When the queen of clubs counts as beaten by the seven of clubs in one trick (§5).", choices={
+            "any": "In either order of play.",
+            "seven_after_queen": "Only when the seven of clubs is played after the queen.",
+        })
+    egg_compounding: bool = option(
+        False, "After 60-60 hands in a row the multiplier keeps doubling, not only for the next hand (§7.1).")
+    pairs_to_lose: int = option(
+        6, "Pairs a team may uncover before it loses the match: 6 uncovers both sixes (§7.2, §7.3).",
+        within=(1, 1000))
 
 
 def team_of(seat: int) -> int:

@@ -28,6 +28,7 @@ from service.games.kozel.rules import (
 )
 from service.games.kozel.scoring import HandResult, Match
 from service.games.seating import left_of
+from service.i18n import N_
 from service.wire.form import GameWire, Record, const, derived, field
 from service.wire.kinds import BOOL, CARD, CARD_IN_LIST, SEAT, Int, Kind, ListOf, OneOf, PerSeat, Pile
 
@@ -131,8 +132,9 @@ VIEW_FIELDS = {
 VIEW = WIRE.view(State, TABLE, VIEW_FIELDS)
 
 MOVES = WIRE.moves_of({
-    Play: ("Play a card.", {"cards": field(CARD_IN_LIST, attr="card")}),
-    NameTrump: ("Name trump: a suit, or (three cards) by the last card received.", {
+    Play: ("Play a card to the trick (§4).", {"cards": field(CARD_IN_LIST, attr="card")}),
+    NameTrump: ("Name trump: a suit; in the three-card method, a suit or `by_last`, with the order "
+                "of the deal (§3.2, §3.4).", {
         "suit": field(SUIT, nullable=True, default=None),
         "by_last": field(BOOL, "three cards: the printed suit of the last card the namer receives",
                          default=False),
@@ -140,13 +142,15 @@ MOVES = WIRE.moves_of({
                             "three cards: the order in which the seats are dealt their packets",
                             nullable=True, default=None),
     }),
-    GiveTrump: ("Pass the lone trump to the partner.", {"cards": field(CARD_IN_LIST, attr="card")}),
-    GiveBack: ("Give the partner a card back.", {"cards": field(CARD_IN_LIST, attr="card")}),
-    Pass: ("Keep the lone trump (or have none to give).", {}),
+    GiveTrump: ("Pass the lone trump face down to the partner (§3.5).",
+                {"cards": field(CARD_IN_LIST, attr="card")}),
+    GiveBack: ("Give the partner a card back for the trump: any card but that trump (§3.5).",
+               {"cards": field(CARD_IN_LIST, attr="card")}),
+    Pass: ("Keep the lone trump: no exchange (§3.5).", {}),
 })
 
 EVENTS = {
-    "cards_dealt": EventType("Three cards: the seat is dealt the rest of its hand, in the order named "
+    "cards_dealt": EventType("Three-card method: the seat is dealt the rest of its hand, in the order named "
                              "(§3.2).", cards=True, private=True, hand=1),
     "trump_named": EventType("The seat names trump (§3.2, §3.4).", suit=True),
     "trump_given": EventType("The seat passes its lone trump face down to its partner `to` (§3.5).",
@@ -157,8 +161,8 @@ EVENTS = {
     "card_played": EventType("The seat plays a card to the trick (§4).", cards=True, hand=-1),
     "trick_won": EventType("The seat wins the trick for its team: its cards and their card points (§5).",
                            cards=True, points=True),
-    "hand_over": EventType("Every trick is played (§6); `seat` is null: a team wins, by the score (§7.1).",
-                           winner=True),
+    "hand_over": EventType("Every trick is played (§6); `seat` is null: the hand is scored by team, "
+                           "on the points (§7.1).", winner=True),
 }
 """What a move may cause, each type with the fields it carries (``EventType``)."""
 
@@ -217,52 +221,54 @@ def _sizes(state: State) -> list[int]:
     return [len(h) for h in state.hands]
 
 
-def _require(condition: bool, pointer: str, message: str) -> None:
+def _require(condition: bool, pointer: str, message: str, **params: object) -> None:
+    """Refuse the state unless ``condition``: ``message`` is an English template (marked ``N_``
+    where it is written), ``params`` its values."""
     if not condition:
-        raise InvalidState(pointer, message)
+        raise InvalidState(pointer, message, **params)
 
 
 def _check_naming(state: State) -> None:
     left = left_of(state.dealer, SEATS)
-    _require(state.trump is None, "/trump", "trump is not named yet")
-    _require(not state.trick and not any(state.won), "/trick", "no card is played before trump")
+    _require(state.trump is None, "/trump", N_("trump is not named yet"))
+    _require(not state.trick and not any(state.won), "/trick", N_("no card is played before trump"))
     _require(state.to_move == state.first_leader == state.named_by, "/to_move",
-             "the seat naming trump is to move and leads first")
+             N_("the seat naming trump is to move and leads first"))
     if state.undealt:  # three cards to the left; the rest waits for the deal order
-        _require(state.first_leader == left, "/first_leader", "the dealer's left names trump")
+        _require(state.first_leader == left, "/first_leader", N_("the dealer's left names trump"))
         _require(_sizes(state) == [3 if s == left else 0 for s in range(SEATS)], "/hands",
-                 "only the dealer's left holds cards: three")
+                 N_("only the dealer's left holds cards: three"))
     else:  # the jack of clubs names trump in a match's first deal
         _require(state.first_deal and state.options.jack_of_clubs_first_deal, "/phase",
-                 "without undealt cards, only the jack of clubs names trump (first deal, option on)")
-        _require(_sizes(state) == [HAND_SIZE] * SEATS, "/hands", "every seat holds 8 cards")
+                 N_("without undealt cards, only the jack of clubs names trump (first deal, option on)"))
+        _require(_sizes(state) == [HAND_SIZE] * SEATS, "/hands", N_("every seat holds 8 cards"))
         _require(rules.JACK_OF_CLUBS in state.hands[state.first_leader], "/first_leader",
-                 "the holder of the jack of clubs names trump")
+                 N_("the holder of the jack of clubs names trump"))
 
 
 def _check_trump_known(state: State) -> None:
-    _require(state.trump is not None, "/trump", "trump is named before the exchange and play")
-    _require(not state.undealt, "/undealt", "every card is dealt once trump is named")
+    _require(state.trump is not None, "/trump", N_("trump is named before the exchange and play"))
+    _require(not state.undealt, "/undealt", N_("every card is dealt once trump is named"))
 
 
 def _check_exchange(state: State) -> None:
     _check_trump_known(state)
-    _require(state.options.lone_trump_exchange, "/phase", "the exchange is off")
-    _require(not state.trick and not any(state.won), "/trick", "no card is played in the exchange")
-    _require(0 <= state.visit < SEATS, "/visit", "the exchange visits seats 0..3 from the first leader")
+    _require(state.options.lone_trump_exchange, "/phase", N_("the exchange is off"))
+    _require(not state.trick and not any(state.won), "/trick", N_("no card is played in the exchange"))
+    _require(0 <= state.visit < SEATS, "/visit", N_("the exchange visits seats 0..3 from the first leader"))
     visited = left_of(state.first_leader, SEATS, state.visit)
     sizes = _sizes(state)
     if state.received_trump is None:
         _require(state.to_move == visited and rules.eligible(state, visited), "/to_move",
-                 f"seat {visited} is visited and must hold a lone trump")
-        _require(sizes == [HAND_SIZE] * SEATS, "/hands", "every seat holds 8 cards")
+                 N_("seat {seat} is visited and must hold a lone trump"), seat=visited)
+        _require(sizes == [HAND_SIZE] * SEATS, "/hands", N_("every seat holds 8 cards"))
     else:
         taker = rules.partner(visited)
-        _require(state.to_move == taker, "/to_move", "the partner gives a card back")
+        _require(state.to_move == taker, "/to_move", N_("the partner gives a card back"))
         _require(state.received_trump in state.hands[taker], "/received_trump",
-                 "the received trump is in the partner's hand")
+                 N_("the received trump is in the partner's hand"))
         _require(sizes[visited] == HAND_SIZE - 1 and sizes[taker] == HAND_SIZE + 1, "/hands",
-                 "the giver holds 7 cards and the partner 9")
+                 N_("the giver holds 7 cards and the partner 9"))
 
 
 def _check_play(state: State) -> None:
@@ -271,23 +277,24 @@ def _check_play(state: State) -> None:
     leader = state.trick[0][0] if state.trick else state.to_move
     for index, (seat, _) in enumerate(state.trick):
         _require(leader is not None and seat == left_of(leader, SEATS, index), f"/trick/{index}/seat",
-                 "cards are played clockwise from the leader")
+                 N_("cards are played clockwise from the leader"))
     if leader is None:
         raise InvalidState("/to_move", "a seat is to move during play")
     _require(state.to_move == left_of(leader, SEATS, len(state.trick)), "/to_move",
-             "the next seat clockwise is to move")
+             N_("the next seat clockwise is to move"))
     for seat, hand in enumerate(state.hands):
         in_trick = any(s == seat for s, _ in state.trick)
         _require(len(hand) == HAND_SIZE - played - in_trick, f"/hands/{seat}",
-                 f"after {played} tricks this hand holds {HAND_SIZE - played - in_trick} cards")
+                 N_("after {tricks} tricks this hand holds {count} cards"), tricks=played,
+                 count=HAND_SIZE - played - in_trick)
     if played == 0 and not state.trick:
-        _require(state.to_move == state.first_leader, "/to_move", "the first leader leads first")
+        _require(state.to_move == state.first_leader, "/to_move", N_("the first leader leads first"))
 
 
 def _check_over(state: State) -> None:
     _check_trump_known(state)
-    _require(state.to_move is None, "/to_move", "nobody moves once the hand is over")
-    _require(not any(state.hands) and not state.trick, "/hands", "the hand is over when all is played")
+    _require(state.to_move is None, "/to_move", N_("nobody moves once the hand is over"))
+    _require(not any(state.hands) and not state.trick, "/hands", N_("the hand is over when all is played"))
 
 
 PHASE_CHECKS = {Phase.NAME_TRUMP: _check_naming, Phase.EXCHANGE: _check_exchange, Phase.PLAY: _check_play,
@@ -296,11 +303,11 @@ PHASE_CHECKS = {Phase.NAME_TRUMP: _check_naming, Phase.EXCHANGE: _check_exchange
 
 def _check_won(state: State) -> None:
     _require(len(state.won[0]) % SEATS == 0 and len(state.won[1]) % SEATS == 0, "/won",
-             "teams take whole tricks of four cards")
+             N_("teams take whole tricks of four cards"))
     taken = state.won[0] + state.won[1]
     if state.qc_captured_team is not None:
         _require(rules.QUEEN_OF_CLUBS in taken and rules.SEVEN_OF_CLUBS in taken, "/qc_captured_team",
-                 "the queen and the seven of clubs have both been played")
+                 N_("the queen and the seven of clubs have both been played"))
 
 
 FORM: WireForm[State, Move] = WireForm(load_state, STATE.dump, MOVES.load, MOVES.dump, VIEW.dump, STATE.load)

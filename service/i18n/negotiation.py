@@ -1,0 +1,27 @@
+"""The language of an answer, from a request's WSGI environ: the ``lang`` query parameter when
+sent, else the best of its ``Accept-Language`` (with its quality values, werkzeug's negotiation),
+else English. No Flask: gunicorn's workers ask it too, for the answers they write themselves."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import parse_qs
+
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
+
+from service.i18n import DEFAULT, LANGUAGES
+
+
+def negotiated(environ: Mapping[str, Any]) -> str | None:
+    """The answer's language; None for a ``lang`` parameter that is not one of ours."""
+    query = environ.get("QUERY_STRING")
+    if query and "lang=" in query:
+        asked = parse_qs(query, keep_blank_values=True).get("lang")
+        if asked:
+            return asked[-1] if asked[-1] in LANGUAGES else None
+    header = environ.get("HTTP_ACCEPT_LANGUAGE")
+    if not header:
+        return DEFAULT
+    return parse_accept_header(header, LanguageAccept).best_match(LANGUAGES, default=DEFAULT)
