@@ -92,10 +92,11 @@ Changes in 2.2: the replay guard (README, "Run at scale"), when the server runs 
 `/token` (the same move sent again on the same token is answered again, so a retry is safe), and a
 503 of type `replay-store-down`, with `Retry-After`, when the guard's store does not answer.
 Languages (README, "Languages"): what a person reads (refusal messages, rule citations, problem
-titles, card names) is English or Russian, negotiated from `Accept-Language` or set by the `lang`
-query parameter, and said in `Content-Language`; codes, pointers and card codes never change. A
-refusal's message names its cards ("the ace of spades is not in seat 1's hand") where it gave
-their codes before. `GET /v1/games/{game}` also answers `card_names`.
+titles and details, field messages, the game's texts, card names) is English or Russian,
+negotiated from `Accept-Language` or set by the `lang` query parameter, and said in
+`Content-Language`; codes, pointers and card codes never change. A message names its cards ("the
+ace of spades is not in seat 1's hand") where it gave their codes before. `GET /v1/games/{game}`
+also answers `card_names` and `descriptions` (what each option, choice, move and event means).
 """
 
 

@@ -146,8 +146,6 @@ def option_texts(options: type) -> dict[str, OptionText]:
     texts = {}
     for option_field in dataclass_fields(options):
         choices = option_field.metadata.get("choices") or {}
-        if not isinstance(choices, Mapping):
-            choices = dict.fromkeys(choices, "")
         texts[option_field.name] = OptionText(
             option_field.metadata.get("description") or "",
             {str(v.value if isinstance(v, Enum) else v): label for v, label in choices.items()})
@@ -433,8 +431,8 @@ def accepts(check: Callable[[S, M], None], state: S, move: M) -> bool:
 
 
 def option(
-    default: T, description: str = "", *, within: tuple[int, int] | None = None,
-    choices: Mapping[T, str] | tuple[T, ...] | None = None,
+    default: T, description: str, *, within: tuple[int, int] | None = None,
+    choices: Mapping[T, str] | None = None,
 ) -> T:
     """A field of a game's ``Options`` dataclass, declared once: its default, what it means, and
     the values it takes (``within`` an integer range, or one of ``choices``, each with what it

@@ -4,7 +4,7 @@ marshmallow only: nothing here knows of Flask or of the OpenAPI document."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import MISSING, dataclass
 from dataclasses import fields as dataclass_fields
 from enum import Enum
@@ -33,7 +33,7 @@ def per_seat(field: fields.Field, *, seats: int, **kwargs: Any) -> fields.List:
     return fields.List(field, validate=validate.Length(seats, seats), **kwargs)
 
 
-def one_of(values: Sequence[Any], **kwargs: Any) -> fields.Field:
+def one_of(values: Iterable[Any], **kwargs: Any) -> fields.Field:
     """A closed set of strings or integers (enum members stand for their values)."""
     values = [v.value if isinstance(v, Enum) else v for v in values]
     if all(isinstance(v, str) for v in values):
