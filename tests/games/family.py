@@ -68,9 +68,9 @@ def respond(seat: int, text: str, mode: str | None = None) -> Respond:
 
 
 def refused(call: Callable[[], Any]) -> tuple[type, str, str] | None:
-    """How ``call`` refuses a state or a match (its class, pointer and message), or None."""
+    """How ``call`` refuses a state or a match (its class, pointer and message, in English), or None."""
     try:
         call()
     except InvalidState as error:
-        return type(error), error.errors[0].pointer, error.errors[0].message
+        return type(error), error.errors[0].pointer, str(error.errors[0].message)
     return None

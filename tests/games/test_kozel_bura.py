@@ -236,7 +236,7 @@ def test_a_six_in_a_32_card_game_is_not_in_its_deck():
     with pytest.raises(InvalidState) as error:
         GAME.load_state(state)
     assert error.value.errors[0].pointer == "/stock/0"
-    assert error.value.errors[0].message == "6S is not in this deck"
+    assert str(error.value.errors[0].message) == "six of spades is not in this deck"
 
 
 def test_variant_cache_stays_bounded_whatever_options_clients_send():

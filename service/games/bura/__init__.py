@@ -12,6 +12,7 @@ from service.games.bura.schemas import SCHEMAS
 from service.games.match import MatchRules
 from service.games.tricks import sets_wire
 from service.games.tricks.sets import POINTS, State
+from service.i18n import N_
 
 INFO = describe(
     id="bura", name_en="Bura", name_ru="Бура", players=(2, 3, 4, 5, 6), deck=rules.DECK,
@@ -19,7 +20,7 @@ INFO = describe(
     moves=wire.MOVES.docs, reasons=rules.Reason, options=rules.Options,
     events=wire.EVENTS,
 )
-MATCH = MatchRules(totals="match_scores", reached="a seat has {target} games: the match is over",
+MATCH = MatchRules(totals="match_scores", reached=N_("a seat has {target} games: the match is over"),
                    seats=("next_dealer", "next_leader"))
 """§7.3: a match ends at its target; a single winner deals the next hand."""
 

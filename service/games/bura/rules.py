@@ -39,14 +39,19 @@ class Options:
     """§8; every option may be omitted and takes its default."""
 
     players: int = option(2, "Number of seats; a deal sets it from `players`.", within=(2, 6))
-    winning_points: int = option(31, within=(1, 120))
-    open_play: bool = option(False, "Seed variant 40.a: discards are played face up too.")
-    molodka_out_of_turn: bool = option(True)
-    moscow: bool = option(True, "Three aces win the hand.")
-    moscow_requires_trump_ace: bool = option(True)
+    winning_points: int = option(31, "Card points a claim needs to be right.", within=(1, 120))
+    open_play: bool = option(False, "Open Bura (variant 40.a): discards too are played face up.")
+    molodka_out_of_turn: bool = option(
+        True, "A molodka, three cards of one non-trump suit, may be led out of turn.")
+    moscow: bool = option(True, "Moscow, three aces, may be shown to win the hand.")
+    moscow_requires_trump_ace: bool = option(
+        True, "A Moscow must hold the ace of trumps; off, any three aces.")
     void_carry: bool = option(True, "A void hand's value carries to the next hand.")
-    target_games: int = option(11, within=(1, 1000))
-    next_leader: str = option("dealer_left", choices=("dealer_left", "last_trick_winner"))
+    target_games: int = option(11, "Games won that end the match.", within=(1, 1000))
+    next_leader: str = option("dealer_left", "Who leads first in the next hand.", choices={
+        "dealer_left": "The seat to the new dealer's left.",
+        "last_trick_winner": "The seat that took the last trick of this hand.",
+    })
 
 
 @lru_cache(maxsize=256)  # bounded: options come from clients, and may take many values

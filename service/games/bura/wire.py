@@ -43,11 +43,12 @@ STATE, VIEW = sets_schemas.state_and_view(WIRE, options=OPTIONS, result=RESULT, 
 
 MOVES = WIRE.moves_of({
     **TRICK_MOVES,
-    Claim: ("I have 31.", {}),
-    Declare: ("Show bura (three trumps) or Moscow (three aces).", {
+    Claim: ("Say \"I have 31\": the hand ends, won if the seat's tricks hold the winning points, else lost "
+            "(§4.2d).", {}),
+    Declare: ("Show a bura (three trumps) or a Moscow (three aces) and win the hand (§4.2e).", {
         "combination": field(OneOf(("bura", "moscow"))),
     }),
-    Pass: ("Decline to claim in the final round.", {}),
+    Pass: ("Decline to claim in the final claim round (§4.2f).", {}),
 })
 
 EVENTS = {
@@ -127,7 +128,8 @@ def _check_final_round_ending(state: State, ending: Ending) -> None:
         raise InvalidState("/passes", "the final round has one turn per seat")
     in_turn = left_of(state.last_taker, state.seats, state.passes)
     if ending.kind == "claim" and (state.passes == state.seats or ending.seat != in_turn):
-        raise InvalidState("/ending/seat", f"after {state.passes} pass(es), seat {in_turn} claims")
+        raise InvalidState("/ending/seat", "after {passes} pass(es), seat {seat} claims",
+                           passes=state.passes, seat=in_turn)
 
 
 def _check_ending(state: State, ending: Ending) -> None:
@@ -135,7 +137,9 @@ def _check_ending(state: State, ending: Ending) -> None:
         raise InvalidState("/ending", "a void hand is one where every seat passed")
     if ending.kind in ("bura", "moscow") and (
             ending.seat is None or not rules.forms(state, state.hands[ending.seat], ending.kind)):
-        raise InvalidState("/ending", f"the declarer's hand does not form {ending.kind}")
+        if ending.kind == "bura":
+            raise InvalidState("/ending", "the declarer's hand does not form a bura")
+        raise InvalidState("/ending", "the declarer's hand does not form a Moscow")
     if ending.kind == "claim" and ending.seat is None:
         raise InvalidState("/ending/seat", "a claim has a claimant")
 

@@ -40,10 +40,15 @@ class Options:
     """§8; every option may be omitted and takes its default."""
 
     players: int = option(2, "Number of seats; a deal sets it from `players`.", within=(2, 5))
-    deck: int = option(36, "32 leaves out the sixes.", choices=(36, 32))
-    triple_lead: bool = option(False, "Leads of three cards of one suit, and the molodka out of turn.")
-    egg_compounding: bool = option(False, "Ties in a row keep doubling the next hand.")
-    penalty_limit: int = option(12, within=(1, 10_000))
+    deck: int = option(36, "The pack the hand is dealt from.", choices={
+        36: "36 cards, sixes included.",
+        32: "32 cards, without the sixes.",
+    })
+    triple_lead: bool = option(
+        False, "By agreement: three cards of one suit may be led, and a molodka led out of turn.")
+    egg_compounding: bool = option(False, "Ties (eggs) in a row keep doubling the next hand: 2, 4, 8...")
+    penalty_limit: int = option(12, "Penalty points that lose the match: the loser is the goat.",
+                                within=(1, 10_000))
 
 
 @lru_cache(maxsize=256)  # bounded: options come from clients, and may take many values

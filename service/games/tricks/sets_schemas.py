@@ -59,9 +59,11 @@ class Family(GameWire):
 
 
 TRICK_MOVES: dict[type, tuple[str, dict[str, Field]]] = {
-    Lead: ("Lead cards of one suit.", {"cards": field(TRICK_CARDS)}),
-    Molodka: ("Three cards of one suit led out of turn.", {"cards": field(TRICK_CARDS)}),
-    Respond: ("Answer the trick card for card.", {
+    Lead: ("Lead a trick: one card, or several of one suit as the game allows (§4.2a).",
+           {"cards": field(TRICK_CARDS)}),
+    Molodka: ("Lead a molodka out of turn, before the trick's first card is played (§4.2b).",
+              {"cards": field(TRICK_CARDS)}),
+    Respond: ("Answer the trick with as many cards as led: beat the winning cards, or discard (§4.2c).", {
         "cards": field(TRICK_CARDS),
         "mode": field(OneOf(("beat", "discard")), "omitted: beat if the cards beat, else discard",
                       nullable=True, default=None),

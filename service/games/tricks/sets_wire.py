@@ -21,7 +21,7 @@ def check(state: State, *, deck: Sequence[Card], variant: Variant) -> None:
         raise InvalidState("/options/players", "players must equal seats")
     for name, per_seat in (("hands", state.hands), ("won", state.won)):
         if len(per_seat) != seats:
-            raise InvalidState(f"/{name}", f"{name} has one list per seat ({seats})")
+            raise InvalidState(f"/{name}", "{name} has one list per seat ({seats})", name=name, seats=seats)
     _check_seat_numbers(state)
     check_deck(deck, _found(state), lambda: _zones(state))
     _check_stock_and_hands(state, variant)
@@ -48,7 +48,7 @@ def _check_seat_numbers(state: State) -> None:
     for index, value in enumerate(values):
         if value is not None and value >= seats:
             at = _SEAT_POINTERS[index] if index < 6 else f"/trick/plays/{index - 6}/seat"
-            raise InvalidState(at, f"seats are 0..{seats - 1}")
+            raise InvalidState(at, "seats are 0..{last}", last=seats - 1)
 
 
 def _found(state: State) -> list[Card]:
@@ -75,10 +75,11 @@ def _check_stock_and_hands(state: State, variant: Variant) -> None:
         in_trick[play.seat] += len(play.cards)
     for seat, hand in enumerate(state.hands):
         if len(hand) > variant.hand_size:
-            raise InvalidState(f"/hands/{seat}", f"a hand holds at most {variant.hand_size} cards")
+            raise InvalidState(f"/hands/{seat}", "a hand holds at most {count} cards",
+                               count=variant.hand_size)
         if state.stock and len(hand) + in_trick[seat] != variant.hand_size:
-            raise InvalidState(f"/hands/{seat}",
-                               f"while the stock lasts, hands are refilled to {variant.hand_size}")
+            raise InvalidState(f"/hands/{seat}", "while the stock lasts, hands are refilled to {count} cards",
+                               count=variant.hand_size)
 
 
 def _check_trick(state: State, variant: Variant, trick: Trick) -> None:
@@ -99,9 +100,11 @@ def _check_trick(state: State, variant: Variant, trick: Trick) -> None:
         if index > len(order):
             raise InvalidState(at, "every seat has already answered this trick")
         if play.seat != order[index - 1]:
-            raise InvalidState(f"{at}/seat", f"seat {order[index - 1]} answers here (clockwise)")
+            raise InvalidState(f"{at}/seat", "seat {seat} answers here (clockwise)", seat=order[index - 1])
         if len(play.cards) != trick.size and state.hands[play.seat]:
-            raise InvalidState(f"{at}/cards", f"an answer is {trick.size} card(s)")
+            raise InvalidState(f"{at}/cards",
+                               "an answer is as many cards as led ({count}), unless it empties the hand",
+                               count=trick.size)
         beats = beats_set(play.cards, winning.cards, trump_suit=state.trump, order=RANK_ORDER)
         if play.beat and not beats:
             raise InvalidState(f"{at}/beat", "these cards do not beat the winning set")
@@ -126,4 +129,4 @@ def _check_last_taker(state: State) -> None:
 def check_match_seats(match: Wire, field: str, seats: int) -> None:
     """A standing sent holds one total per seat of this table (its schema, per seat of any)."""
     if len(match[field]) != seats:
-        raise InvalidState(f"/match/{field}", f"one entry per seat ({seats})")
+        raise InvalidState(f"/match/{field}", "one entry per seat ({seats})", seats=seats)
