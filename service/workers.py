@@ -35,8 +35,8 @@ from gunicorn.workers.gthread import ThreadWorker
 from gunicorn.workers.sync import SyncWorker
 
 from service.i18n import DEFAULT, N_, translate
-from service.i18n.negotiation import negotiated
 from service.metrics import LIMIT_REFUSALS
+from service.negotiation import negotiated
 
 PROBLEM_TYPE = "application/problem+json"
 MAX_DETAIL = 300

@@ -8,7 +8,7 @@ from __future__ import annotations
 from flask import request
 
 from service.i18n import DEFAULT
-from service.i18n.negotiation import negotiated
+from service.negotiation import negotiated
 
 LANG_KEY = "service.lang"
 __all__ = ["LANG_KEY", "current", "negotiated"]

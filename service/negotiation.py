@@ -1,6 +1,7 @@
 """The language of an answer, from a request's WSGI environ: the ``lang`` query parameter when
 sent, else the best of its ``Accept-Language`` (with its quality values, werkzeug's negotiation),
-else English. No Flask: gunicorn's workers ask it too, for the answers they write themselves."""
+else English. HTTP, but no Flask: gunicorn's workers ask it too, for the answers they write
+themselves (so it is not in ``service.i18n``, which stands below the HTTP layer)."""
 
 from __future__ import annotations
 
