@@ -32,7 +32,7 @@ import hashlib
 import hmac
 import os
 import secrets
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -53,6 +53,8 @@ NONCE = bytes(12)
 """Each token's key is used once, so a fixed nonce is safe."""
 KEY_BYTES = 32
 SEAT_MAC_BYTES = 16
+COMPUTER = 0xC0
+"""A computer key's first byte: it is never a seat (a table has six at most)."""
 SERVER_SEED_BYTES = 32
 """256 bits: no seed can be guessed from the cards a seat sees."""
 MAX_PLAIN = 1 << 20
@@ -191,6 +193,32 @@ class Keyring:
         if not expected or not hmac.compare_digest(seat_key, expected):
             raise WrongSeatKey(at, "is not a seat key of this hand")
         return seat
+
+    def computer_key(self, hand: Seated, seats: Iterable[int]) -> str:
+        """The key that lets its bearer have the server play ``seats`` of this hand (the computer
+        player's seats at a person's table), without holding their seat keys: the seats as a
+        bit mask, and its MAC."""
+        mask = sum(1 << seat for seat in seats)
+        return self._computer_key(hand.key_id, hand.hand_id, mask)
+
+    def computer_seats(self, hand: Seated, computer_key: str, *, at: str) -> frozenset[int]:
+        """The seats this computer key plays; ``WrongSeatKey`` (403) unless it is this hand's."""
+        try:
+            raw = _unpadded_b64decode(computer_key)
+        except (binascii.Error, ValueError):
+            raw = b""
+        if hand.key_id not in self._seat_secret:
+            raise WrongSeatKey(at, "cannot be checked: this hand's seat keys were made with key '{key}', "
+                                   "which this server no longer holds", cause="unknown-key", key=hand.key_id)
+        mask = raw[1] if len(raw) == 2 + SEAT_MAC_BYTES and raw[0] == COMPUTER else 0
+        expected = self._computer_key(hand.key_id, hand.hand_id, mask) if mask else ""
+        if not expected or not hmac.compare_digest(computer_key, expected):
+            raise WrongSeatKey(at, "is not this hand's computer key")
+        return frozenset(seat for seat in range(hand.seats) if mask >> seat & 1)
+
+    def _computer_key(self, key_id: str, hand_id: str, mask: int) -> str:
+        mac = hmac.digest(self._seat_secret[key_id], f"{hand_id}/computer/{mask}".encode(), "sha256")
+        return base64.urlsafe_b64encode(bytes((COMPUTER, mask)) + mac[:SEAT_MAC_BYTES]).decode().rstrip("=")
 
     def _seat_key(self, key_id: str, hand_id: str, seat: int) -> str:
         mac = hmac.digest(self._seat_secret[key_id], f"{hand_id}/{seat}".encode(), "sha256")

@@ -97,6 +97,11 @@ negotiated from `Accept-Language` or set by the `lang` query parameter, and said
 `Content-Language`; codes, pointers and card codes never change. A message names its cards ("the
 ace of spades is not in seat 1's hand") where it gave their codes before. `GET /v1/games/{game}`
 also answers `card_names` and `descriptions` (what each option, choice, move and event means).
+
+Changes in 2.3: a person's table against the computer player (README, "A table against the
+computer"): `sealed/deal-against-computer` answers the person's seat key only and a
+`computer_key`, with which `sealed/computer-move` has the server play the seat to move when it
+is one of the computer's, answering the new token and the public events.
 """
 
 
@@ -131,7 +136,7 @@ def init_api(app: Flask, settings: Settings, games: Mapping[str, Game[Any, Any]]
     keyring = Keyring(keys)
     app.config.update(
         API_TITLE="Card rules service",
-        API_VERSION="2.2",
+        API_VERSION="2.3",
         OPENAPI_VERSION="3.1.0",
         API_SPEC_OPTIONS={"info": {"description": DESCRIPTION}},
         MAX_CONTENT_LENGTH=settings.max_body_bytes,

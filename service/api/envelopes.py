@@ -237,6 +237,57 @@ def sealed_deal(p: Parts) -> Envelope:
     }))
 
 
+COMPUTER_KEY = ("The key that has the server play the computer player's seats of this hand "
+                "(`sealed/computer-move`), without holding their seat keys.")
+
+
+def sealed_deal_against_computer(p: Parts) -> Envelope:
+    request = p.branch("SealedDealAgainstComputerIn", "Deal a new sealed hand to a person at `seat`, "
+                       "the computer player at every other seat.", {
+        **_table(p),
+        "seat": seat(load_default=0, metadata={"description": "The person's seat; default 0."}),
+        "seed": fields.String(validate=validate.Length(1, MAX_CLIENT_SEED), allow_none=True,
+                              load_default=None, metadata={"description": SEALED_SEED}),
+        "match_token": token(MATCH_TOKEN, allow_none=True, load_default=None),
+    })
+    return Envelope(request, p.answer("SealedDealtAgainstComputer", "The new sealed hand: its token, the "
+                                      "person's seat key, and the computer key.", {
+        "token": token(HAND_TOKEN, required=True),
+        "seat": seat(required=True, metadata={"description": "The person's seat."}),
+        "seat_key": fields.String(required=True, metadata={"description": "The person's seat key: no "
+                                  "other seat's key is answered."}),
+        "computer_key": fields.String(required=True, metadata={"description": COMPUTER_KEY}),
+        "seed_commitment": fields.String(required=True, metadata={
+            "description": "Lowercase hex SHA-256 of the UTF-8 `server_seed` that the finished "
+            "hand's score reveals."}),
+        "shuffle": fields.String(required=True, validate=validate.OneOf(["v1"])),
+        "match_id": fields.String(required=True, metadata={
+            "description": "The match's id, kept from hand to hand through `match_token`."}),
+        **SEALED_IDS,
+        "to_move": seat(allow_none=True, required=True),
+    }))
+
+
+def sealed_computer_move(p: Parts) -> Envelope:
+    request = p.branch("SealedComputerMoveIn", "A sealed hand whose seat to move the computer key plays, "
+                       "and the search's budget.", {
+        "token": token(HAND_TOKEN, required=True),
+        "computer_key": seat_key(COMPUTER_KEY, required=True),
+        "budget_ms": _search(p)["budget_ms"],
+        "seed": _search(p)["seed"],
+    })
+    return Envelope(request, p.answer("SealedComputerMoved", "The computer player's move, made: the new "
+                                      "token, and the events as everyone may see them (each seat reads "
+                                      "its own with `sealed/events`).", {
+        "seat": seat(required=True, metadata={"description": "The seat the computer player moved."}),
+        "token": token(HAND_TOKEN, required=True),
+        "public_events": fields.List(p.events.inner, required=True, metadata={
+            "description": "The events as a spectator sees them."}),
+        "to_move": seat(allow_none=True, required=True),
+        **SEALED_IDS,
+    }))
+
+
 # --- validate -------------------------------------------------------------------------------
 
 LEGAL = {"legal": StrictBoolean(required=True, validate=validate.OneOf([True]))}
@@ -478,6 +529,7 @@ SEALED: dict[str, Callable[[Parts], Envelope]] = {
     "deal": sealed_deal, "validate": sealed_validate, "legal_moves": sealed_legal_moves,
     "view": sealed_view, "spectator_view": sealed_spectator_view, "events": sealed_events,
     "suggest": sealed_suggest, "score": sealed_score,
+    "deal_against_computer": sealed_deal_against_computer, "computer_move": sealed_computer_move,
 }
 """Each sealed operation's envelope builder."""
 

@@ -8,9 +8,9 @@ import secrets
 from abc import ABC, abstractmethod
 from typing import Any
 
-from service.api.hands import Hand, OpenHand, OpenTable, RecordHand, Table
+from service.api.hands import Hand, OpenHand, OpenTable, RecordHand, Table, seated
 from service.api.limits import DEFAULT_SEARCH, SearchLimits, listed
-from service.api.sealed import SealedTable, Sealer, TokenHand
+from service.api.sealed import ComputerHand, SealedTable, Sealer, TokenHand
 from service.errors import FieldError, IllegalMove, NoMove, SchemaViolation
 from service.games.base import Game, Wire
 from service.player import suggest
@@ -122,3 +122,22 @@ class SealedOperations(Operations):
 
     def events(self, body: Wire) -> Wire:
         return self.hand(body).events(body.get("since", 0))
+
+    def deal_against_computer(self, body: Wire) -> Wire:
+        """A hand for a person at ``seat`` against the computer player at every other seat."""
+        table = SealedTable(self.sealer, body)
+        seat: int = body.get("seat", 0)
+        seated(seat, table.setup.players, "/seat")
+        with table.dealing():
+            state = self.game.deal(table.setup, table.source)
+        return table.dealt_against_computer(state, seat)
+
+    def computer_move(self, body: Wire) -> Wire:
+        """The computer player's move at the seat to move, made: what everyone may see of it."""
+        hand = ComputerHand(self.sealer, body, self.guard)
+        effort, _ = self.search.effort(body.get("budget_ms"), None)
+        found = suggest(self.game, hand.state, hand.seat, seed=body.get("seed") or secrets.token_hex(8),
+                        effort=effort)
+        moved = hand.moved(found.move, *self.game.apply(hand.state, found.move))
+        return {"seat": hand.seat, "token": moved["token"], "public_events": moved["public_events"],
+                "to_move": moved["to_move"], **hand.ids()}

@@ -240,6 +240,15 @@ SEALED = (
     Operation("score", "/sealed/score", "SealedScore", """\
         Score a finished sealed hand: the breakdown, the standing sealed for the next deal, the
         seeds and the whole record, so that anyone can check the deal and every move."""),
+    Operation("deal_against_computer", "/sealed/deal-against-computer", "SealedDealAgainstComputer", """\
+        Deal a sealed hand for a person against the computer player: the token, the person's seat
+        key only, and a computer key with which the server plays every other seat
+        (`sealed/computer-move`), so that a browser never holds another seat's key (README, "A
+        table against the computer")."""),
+    Operation("computer_move", "/sealed/computer-move", "SealedComputerMove", """\
+        The computer player's move at the seat to move, chosen from that seat's view within the
+        budget and made: the new token and the public events. 422 of type `no-move` when the seat
+        to move is not one the key plays; 403 for another hand's key.""", errors=GUARDED),
 )
 
 

@@ -27,6 +27,7 @@ from service.errors import (
     HandNotFinished,
     IllegalMove,
     InvalidState,
+    NoMove,
     SchemaViolation,
     WrongMode,
     WrongSeatKey,
@@ -189,9 +190,7 @@ class TokenHand:
         if wire["seat"] != self.seat:
             raise WrongSeatKey("/seat_key", "this is seat {seat}'s key; the move is seat {mover}'s",
                                seat=self.seat, mover=wire["seat"])
-        if self.sealed.move_number >= MAX_RECORD_MOVES:  # bounds a token, and a replay of its events
-            raise BadToken("/token", "this hand has had {most} moves, the most a record holds",
-                           cause="record-full", most=MAX_RECORD_MOVES)
+        self.full()
         return load_move(self.game, wire, "/move")
 
     def refused(self, refusal: IllegalMove) -> Wire:
@@ -209,6 +208,12 @@ class TokenHand:
 
     def answer(self, wire: Wire) -> Wire:
         return {**wire, **self.ids()}
+
+    def full(self) -> None:
+        """A hand that has had the most moves a record holds takes no more."""
+        if self.sealed.move_number >= MAX_RECORD_MOVES:  # bounds a token, and a replay of its events
+            raise BadToken("/token", "this hand has had {most} moves, the most a record holds",
+                           cause="record-full", most=MAX_RECORD_MOVES)
 
     def events(self, since: int) -> Wire:
         """The events of every move after move ``since``, as this seat may see them."""
@@ -242,6 +247,23 @@ class TokenHand:
             "seed_commitment": commitment(hand.server_seed),
             "shuffle": SeedStream.VERSION, "match_id": hand.match_id, **self.ids(),
         }
+
+
+class ComputerHand(TokenHand):
+    """The hand a ``token`` holds, at the seat to move, which its ``computer_key`` must play: the
+    computer player's seat at a person's table (``sealed/computer-move``)."""
+
+    def __init__(self, sealer: Sealer, body: Wire, guard: ReplayGuard = NO_GUARD) -> None:
+        super().__init__(sealer, body, guard)
+        seats = sealer.keyring.computer_seats(self.sealed, body["computer_key"], at="/computer_key")
+        to_move = self.game.to_move(self.state)
+        if to_move is None:
+            raise NoMove("/token", "the hand is over: nobody is to move")
+        if to_move not in seats:
+            raise NoMove("/computer_key", "seat {seat} is to move, and this key does not play it",
+                         seat=to_move)
+        self.full()
+        self.seat: int = to_move
 
 
 class SealedTable:
@@ -283,13 +305,28 @@ class SealedTable:
                            why=quoted(error.detail)) from None
 
     def dealt(self, state: Any) -> Wire:
+        hand = self._hand(state)
+        return {**self._answer(hand), "seat_keys": self.sealer.keyring.seat_keys(hand)}
+
+    def dealt_against_computer(self, state: Any, seat: int) -> Wire:
+        """The hand dealt to a person at ``seat`` and the computer player at every other: the
+        person's seat key only, and the computer key that has the server play the others."""
+        hand = self._hand(state)
+        keyring = self.sealer.keyring
+        computer = [other for other in range(hand.seats) if other != seat]
+        return {**self._answer(hand), "seat": seat, "seat_key": keyring.seat_keys(hand)[seat],
+                "computer_key": keyring.computer_key(hand, computer)}
+
+    def _hand(self, state: Any) -> SealedHand:
         standing, setup, game = self.standing, self.setup, self.sealer.game
         ids = (new_id(), standing.match_id if standing else new_id(), standing.hands + 1 if standing else 1,
                self.sealer.keyring.sealing)
-        hand = SealedHand.dealt(game, ids, (self.server_seed, self.client_seed), setup.match, state)
+        return SealedHand.dealt(game, ids, (self.server_seed, self.client_seed), setup.match, state)
+
+    def _answer(self, hand: SealedHand) -> Wire:
         return {
-            "token": self.sealer.seal(hand), "seat_keys": self.sealer.keyring.seat_keys(hand),
-            "seed_commitment": commitment(self.server_seed), "shuffle": SeedStream.VERSION,
-            "match_id": hand.match_id, "hand_id": hand.hand_id, "hand_number": hand.hand_number,
-            "move_number": hand.move_number, "to_move": game.to_move(state),
+            "token": self.sealer.seal(hand), "seed_commitment": commitment(self.server_seed),
+            "shuffle": SeedStream.VERSION, "match_id": hand.match_id, "hand_id": hand.hand_id,
+            "hand_number": hand.hand_number, "move_number": hand.move_number,
+            "to_move": self.sealer.game.to_move(hand.state),
         }
