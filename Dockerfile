@@ -1,3 +1,16 @@
+# The table at /play, built as `make web` builds it.
+FROM node:22-slim AS web
+WORKDIR /web
+COPY clients/web/package.json clients/web/package-lock.json clients/web/tsconfig.json ./
+RUN npm ci --no-audit --no-fund
+COPY clients/web/src ./src
+COPY clients/web/static ./static
+COPY openapi.yaml /openapi.yaml
+RUN npx openapi-typescript /openapi.yaml --output src/schema.d.ts \
+    && npx tsc -p . \
+    && npx esbuild src/main.ts --bundle --format=esm --target=es2022 --minify --outfile=/play/app.js \
+    && cp static/* /play/
+
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 \
@@ -6,6 +19,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 \
 WORKDIR /app
 COPY pyproject.toml README.md gunicorn.conf.py ./
 COPY service ./service
+COPY --from=web /play ./service/play
 RUN pip install . && useradd --create-home --uid 10001 cards
 
 USER cards

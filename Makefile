@@ -1,7 +1,7 @@
 # Two commands matter: `make run` and `make test`. Each sets up .venv from pyproject.toml itself;
-# `make run` installs the service alone, `make test` adds the test tools and the system packages
-# the page, client and proxy tests need (Debian's chromium and nginx; Node and npm are on every
-# machine here), and Debian's redis-server for the replay guard's tests.
+# `make run` installs the service and builds the /play page (Node and npm, from Debian when missing);
+# `make test` adds the test tools and the system packages the page, client and proxy tests need
+# (Debian's chromium, chromium-driver and nginx), and Debian's redis-server for the replay guard's.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -9,7 +9,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export HOST PORT
 
-.PHONY: run test spec lint bench soak strength profile messages system-deps clean
+.PHONY: run test spec lint bench soak strength profile messages system-deps web clean
 
 # Each stamp is rebuilt when pyproject.toml is newer than it.
 $(BIN)/.service: pyproject.toml
@@ -22,11 +22,26 @@ $(BIN)/.dev: $(BIN)/.service
 	$(BIN)/pip install --quiet -e '.[test,bench]'
 	touch $@
 
-run: $(BIN)/.service
+run: $(BIN)/.service web
 	$(BIN)/gunicorn --config gunicorn.conf.py 'service:create_app()'
+
+# The table at /play (clients/web): its types generated from openapi.yaml, type-checked, bundled
+# into service/play/ (not committed), with the versions of clients/web/package-lock.json.
+WEB := clients/web
+web: service/play/index.html
+
+service/play/index.html: openapi.yaml $(wildcard $(WEB)/src/*.ts $(WEB)/static/*) $(WEB)/package-lock.json
+	@command -v npm >/dev/null || { apt-get update -q && apt-get install -y -q nodejs npm; }
+	cd $(WEB) && npm ci --no-audit --no-fund --loglevel=error
+	cd $(WEB) && npx openapi-typescript ../../openapi.yaml --output src/schema.d.ts --silent
+	cd $(WEB) && npx tsc -p .
+	cd $(WEB) && npx esbuild src/main.ts --bundle --format=esm --target=es2022 --minify --log-level=warning \
+		--outfile=../../service/play/app.js
+	cp $(WEB)/static/* service/play/
 
 system-deps:
 	@command -v chromium >/dev/null || { apt-get update -q && apt-get install -y -q chromium; }
+	@command -v chromedriver >/dev/null || { apt-get update -q && apt-get install -y -q chromium-driver; }
 	@command -v npm >/dev/null || { apt-get update -q && apt-get install -y -q nodejs npm; }
 	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || { apt-get update -q && apt-get install -y -q nginx-light; }
 	@command -v redis-server >/dev/null || { apt-get update -q && apt-get install -y -q redis-server; }
@@ -35,7 +50,7 @@ lint: $(BIN)/.dev
 	$(BIN)/ruff check service tests bench examples tools
 	$(BIN)/mypy
 
-test: lint system-deps
+test: lint system-deps web
 	$(BIN)/pytest -n 2 --dist loadgroup
 
 # The Russian catalogs (tools/messages.py): every message id extracted into its package's catalog,

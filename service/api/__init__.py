@@ -12,7 +12,7 @@ import flask_smorest
 from flask import Flask
 from flask_smorest.utils import prepare_response
 
-from service.api import docs, limits, metering, observability, openapi, problems
+from service.api import docs, limits, metering, observability, openapi, play, problems
 from service.api.parsing import CompiledParser, CompiledValidators
 from service.api.routes import LANG, LANG_PARAMETER, game_blueprint, meta_blueprint, metered_routes
 from service.api.schemas import Problem
@@ -156,5 +156,6 @@ def init_api(app: Flask, settings: Settings, games: Mapping[str, Game[Any, Any]]
         api.register_blueprint(game_blueprint(Blueprint, game, parser, keyring, settings, replay))
     app.register_blueprint(docs.blueprint(api.spec.to_dict))
     app.register_blueprint(metering.blueprint())
+    app.register_blueprint(play.blueprint())
     parser.compile_expected()  # before gunicorn forks its workers (preload_app)
     return api

@@ -1,0 +1,400 @@
+// The table: a person at seat 0 against the computer player at every other seat, on the public
+// API only. The page holds its own seat key and the computer key, never another seat's key or
+// hand: the service deals (`sealed/deal-against-computer`) and plays the computer's seats
+// (`sealed/computer-move`); the person's seat follows every move through its own events.
+import { back, face, suitSign } from "./cards";
+import { type GameDetail, type GameId, type Json, type Moved, type Refusal, Service, type Wire, isObject, isTableSize } from "./api";
+import { type Lang, WORDS, fieldName } from "./words";
+
+const params = new URLSearchParams(location.search);
+const lang: Lang = params.get("lang") === "ru" ? "ru" : "en";
+const words = WORDS[lang];
+/** Milliseconds the computer may think a move, and between two of its shown events (a test asks for less). */
+const budgetMs = Number(params.get("budget") ?? 200);
+const pauseMs = Number(params.get("pause") ?? 350);
+const service = new Service(params.get("api") ?? location.origin, lang);
+
+interface Table {
+  game: GameId;
+  detail: GameDetail;
+  token: string;
+  seatKey: string;
+  computerKey: string;
+  seat: number;
+  seats: number;
+  seen: number;
+  toMove: number | null;
+  commitment: string;
+  dealt: string[];
+  matchToken: string | null;
+}
+
+let table: Table | null = null;
+let busy = false;
+
+/** What the table waits for, on #table's data-state: "busy" (the service or the computer), "your-turn",
+ * "over" (the hand scored and verified). */
+function waiting(state: "busy" | "your-turn" | "over"): void {
+  byId("table").dataset["state"] = state;
+}
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Record<string, string> = {},
+                                                   ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
+  node.append(...children);
+  return node;
+}
+
+function byId(id: string): HTMLElement {
+  const node = document.getElementById(id);
+  if (node === null) throw new Error(`the page has no #${id}`);
+  return node;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function isGameId(value: string, ids: string[]): value is GameId {
+  return ids.includes(value);
+}
+
+// --- choosing a game ----------------------------------------------------------------------------
+
+async function start(): Promise<void> {
+  document.documentElement.lang = lang;
+  document.title = words.title;
+  byId("title").textContent = words.title;
+  const other: Lang = lang === "ru" ? "en" : "ru";
+  const switcher = byId("language");
+  switcher.textContent = words.language;
+  switcher.setAttribute("href", `?${new URLSearchParams({ ...Object.fromEntries(params), lang: other })}`);
+  const games = await service.games();
+  const select = byId("game");
+  if (!(select instanceof HTMLSelectElement)) throw new Error("#game is not a select");
+  byId("game-label").textContent = words.game;
+  for (const game of games) select.append(el("option", { value: game.id }, lang === "ru" ? game.name_ru : game.name));
+  const ids = games.map((game) => game.id);
+  const asked = params.get("game") ?? ids[0] ?? "";
+  select.value = asked;
+  select.addEventListener("change", () => void chooseGame(select.value, ids));
+  byId("deal").textContent = words.deal;
+  byId("deal").addEventListener("click", () => void deal(null));
+  byId("hint").textContent = words.hint;
+  byId("hint").addEventListener("click", () => void hint());
+  await chooseGame(asked, ids);
+}
+
+let chosen: { game: GameId; detail: GameDetail } | null = null;
+
+async function chooseGame(id: string, ids: string[]): Promise<void> {
+  if (!isGameId(id, ids)) return;
+  const detail = await service.game(id);
+  chosen = { game: id, detail };
+  const players = byId("players");
+  if (!(players instanceof HTMLSelectElement)) throw new Error("#players is not a select");
+  byId("players-label").textContent = words.players;
+  players.replaceChildren(...detail.players.map((n) => el("option", { value: String(n) }, String(n))));
+  players.value = params.get("players") ?? String(detail.default_players);
+  renderOptions(detail);
+}
+
+function renderOptions(detail: GameDetail): void {
+  const form = byId("options");
+  form.replaceChildren(el("legend", {}, words.options));
+  for (const [name, value] of Object.entries(detail.options)) {
+    const text = detail.descriptions.options[name];
+    const label = el("label", { title: text?.description ?? "" }, text?.description ?? name);
+    const choices = Object.entries(text?.choices ?? {});
+    let input: HTMLInputElement | HTMLSelectElement;
+    if (choices.length) {
+      input = el("select", { name });
+      for (const [choice, said] of choices) input.append(el("option", { value: choice, title: said }, `${choice}: ${said}`));
+      input.value = String(value);
+    } else if (typeof value === "boolean") {
+      input = el("input", { type: "checkbox", name });
+      input.checked = value;
+    } else {
+      input = el("input", { type: "number", name, value: String(value) });
+    }
+    form.append(el("div", { class: "option" }, input, label));
+    label.prepend(input);
+  }
+}
+
+function optionsChosen(detail: GameDetail): Wire {
+  const chosenOptions: Wire = {};
+  for (const [name, value] of Object.entries(detail.options)) {
+    const input = document.querySelector(`#options [name="${name}"]`);
+    if (input instanceof HTMLInputElement && input.type === "checkbox") chosenOptions[name] = input.checked;
+    else if (input instanceof HTMLInputElement) chosenOptions[name] = Number(input.value);
+    else if (input instanceof HTMLSelectElement) {
+      chosenOptions[name] = typeof value === "number" ? Number(input.value) : input.value;
+    }
+  }
+  return chosenOptions;
+}
+
+// --- a hand -------------------------------------------------------------------------------------
+
+async function deal(matchToken: string | null): Promise<void> {
+  if (chosen === null || busy) return;
+  const { game, detail } = chosen;
+  const select = byId("players");
+  const players = select instanceof HTMLSelectElement ? Number(select.value) : detail.default_players;
+  if (!isTableSize(players)) return;
+  byId("result").replaceChildren();
+  byId("log").replaceChildren();
+  byId("refusal").replaceChildren();
+  const dealt = await service.deal(game, players, optionsChosen(detail), matchToken);
+  table = {
+    game, detail, token: dealt.token, seatKey: dealt.seat_key, computerKey: dealt.computer_key, seat: dealt.seat,
+    seats: players, seen: 0, toMove: dealt.to_move, commitment: dealt.seed_commitment, dealt: [], matchToken,
+  };
+  const view = await service.view(game, table.token, table.seatKey);
+  table.dealt = cardsOf(view["hand"]);
+  await play();
+}
+
+/** Until it is the person's turn, or the hand is over: the computer's moves, shown one by one. */
+async function play(): Promise<void> {
+  const current = table;
+  if (current === null) return;
+  busy = true;
+  waiting("busy");
+  try {
+    while (current.toMove !== null && current.toMove !== current.seat) {
+      await render(current, []);
+      const moved = await service.computerMove(current.game, current.token, current.computerKey, budgetMs);
+      await follow(current, moved);
+    }
+    if (current.toMove === null) {
+      await render(current, []);
+      await finish(current);
+      return;
+    }
+    await render(current, await service.legalMoves(current.game, current.token, current.seatKey));
+    waiting("your-turn");
+  } finally {
+    busy = false;
+  }
+}
+
+/** A move made: the new token, and what this seat saw of it, from its own events. */
+async function follow(current: Table, moved: Moved): Promise<void> {
+  current.token = moved.token;
+  current.toMove = moved.toMove;
+  const moves = await service.events(current.game, current.token, current.seatKey, current.seen);
+  current.seen = moved.moveNumber;
+  for (const events of moves) {
+    for (const event of events) {
+      logEvent(current, event);
+      if (pauseMs) await sleep(pauseMs);
+    }
+  }
+}
+
+async function move(current: Table, chosenMove: Wire): Promise<void> {
+  if (busy) return;
+  busy = true;
+  waiting("busy");
+  let answer: Moved | Refusal;
+  try {
+    answer = await service.validate(current.game, current.token, current.seatKey, chosenMove);
+  } finally {
+    busy = false;
+  }
+  const refusal = byId("refusal");
+  if ("code" in answer) {
+    refusal.replaceChildren(el("strong", {}, `${words.refused}: `), answer.message, el("small", {}, ` (${answer.rule})`));
+    waiting("your-turn");
+    return;
+  }
+  refusal.replaceChildren();
+  busy = true;
+  try {
+    await follow(current, answer);
+  } finally {
+    busy = false;
+  }
+  await play();
+}
+
+async function hint(): Promise<void> {
+  const current = table;
+  if (current === null || current.toMove !== current.seat || busy) return;
+  const candidates = await service.suggest(current.game, current.token, current.seatKey);
+  const list = el("ol", {});
+  for (const candidate of candidates) {
+    list.append(el("li", {}, moveLabel(current, candidate.move), " — ",
+                   candidate.value === null ? "…" : candidate.value.toFixed(2)));
+  }
+  byId("hints").replaceChildren(el("h3", {}, words.hintTitle), list);
+}
+
+async function finish(current: Table): Promise<void> {
+  byId("status").textContent = words.handOver;
+  const scored = await service.score(current.game, current.token);
+  const record = scored["record"] ?? null;
+  const checks: [string, boolean][] = [];
+  const seed = String(scored["server_seed"]);
+  checks.push([words.commitment, await sha256(seed) === current.commitment]);
+  const start = isObject(record) && isObject(record["start"]) ? record["start"] : {};
+  const hands = Array.isArray(start["hands"]) ? start["hands"] : [];
+  checks.push([words.dealtHand, sorted(cardsOf(hands[current.seat] ?? null)) === sorted(current.dealt)]);
+  const again = await service.scoreRecord(current.game, record);
+  checks.push([words.record, JSON.stringify(again["hand"]) === JSON.stringify(scored["hand"])]);
+  const result = byId("result");
+  result.replaceChildren(
+    el("h2", {}, words.score), valueNode(current, scored["hand"] ?? null),
+    el("h3", {}, words.checks),
+    el("ul", { class: "checks" }, ...checks.map(([said, ok]) => el("li", { class: ok ? "ok" : "failed" }, `${ok ? "✓" : "✗"} ${said}`))),
+  );
+  const next = el("button", { id: "next-hand", type: "button" }, words.nextHand);
+  const matchToken = typeof scored["match_token"] === "string" ? scored["match_token"] : null;
+  next.addEventListener("click", () => void deal(matchToken));
+  result.append(next);
+  result.dataset["finished"] = checks.every(([, ok]) => ok) ? "verified" : "failed";
+  waiting("over");
+}
+
+async function sha256(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+const sorted = (cards: string[]): string => JSON.stringify([...cards].sort());
+
+// --- drawing the table --------------------------------------------------------------------------
+
+function cardsOf(value: Json | undefined): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
+}
+
+function isCard(current: Table, value: Json): value is string {
+  return typeof value === "string" && value in current.detail.card_names;
+}
+
+function cardNode(current: Table, code: string): SVGSVGElement {
+  return face(code, current.detail.card_names[code] ?? code, lang);
+}
+
+function seatName(current: Table, seat: number): string {
+  return seat === current.seat ? words.you : words.computer(seat);
+}
+
+/** Any value of a view or a score: cards drawn, lists and objects laid out, the rest as text. */
+function valueNode(current: Table, value: Json): Node {
+  if (isCard(current, value)) return cardNode(current, value);
+  if (Array.isArray(value)) {
+    if (value.length && value.every((item) => isCard(current, item))) {
+      return el("span", { class: "cards small" }, ...value.map((item) => valueNode(current, item)));
+    }
+    return el("ol", { class: "list", start: "0" }, ...value.map((item) => el("li", {}, valueNode(current, item))));
+  }
+  if (isObject(value)) {
+    return el("dl", {}, ...Object.entries(value).flatMap(([key, item]) => [
+      el("dt", {}, fieldName(key, lang)), el("dd", {}, valueNode(current, item))]));
+  }
+  return document.createTextNode(value === null ? "—" : String(value));
+}
+
+const SHOWN_APART = new Set(["game", "seats", "options", "status", "seat", "hand", "to_move", "dealer", "hand_sizes",
+                             "trump_card", "trump", "trump_suit", "stock_size", "undealt_size", "trick", "pile", "result"]);
+
+async function render(current: Table, moves: Wire[]): Promise<void> {
+  const view = await service.view(current.game, current.token, current.seatKey);
+  byId("status").textContent = current.toMove === null ? words.handOver
+    : current.toMove === current.seat ? words.yourTurn : words.thinking(current.toMove);
+  byId("hints").replaceChildren();
+  // the other seats: their hands face down
+  const sizes = Array.isArray(view["hand_sizes"]) ? view["hand_sizes"] : [];
+  byId("opponents").replaceChildren(...sizes.flatMap((size, seat) => seat === current.seat ? [] : [
+    el("div", { class: current.toMove === seat ? "opponent to-move" : "opponent" },
+       el("div", { class: "name" }, seatName(current, seat)),
+       el("div", { class: "cards backs" }, ...Array.from({ length: Math.min(Number(size), 12) }, () => back(words.backOf(seat)))),
+       el("div", { class: "count" }, words.cards(Number(size))))]));
+  // the middle of the table: trump, stock, trick, pile
+  const middle: Node[] = [];
+  const trump = view["trump_suit"] ?? view["trump"];
+  if (typeof trump === "string") middle.push(el("div", { class: "trump" }, fieldName("trump", lang), ": ", suitSign(trump)));
+  if (typeof view["trump_card"] === "string") middle.push(el("div", { class: "pile" }, cardNode(current, view["trump_card"])));
+  const stock = view["stock_size"] ?? view["undealt_size"];
+  if (typeof stock === "number" && stock > 0) {
+    middle.push(el("div", { class: "pile stock" }, back(words.stock), el("span", { class: "count" }, `${words.stock}: ${stock}`)));
+  }
+  for (const field of ["trick", "pile"]) {
+    const value = view[field];
+    if (value !== undefined && value !== null && !(Array.isArray(value) && value.length === 0)) {
+      middle.push(el("div", { class: `zone ${field}` }, el("div", { class: "label" }, fieldName(field, lang)), valueNode(current, value)));
+    }
+  }
+  byId("middle").replaceChildren(...middle);
+  // everything else the seat sees, field by field
+  byId("details").replaceChildren(...Object.entries(view).filter(([key]) => !SHOWN_APART.has(key)).map(([key, value]) =>
+    el("div", { class: "detail" }, el("span", { class: "label" }, fieldName(key, lang)), valueNode(current, value))));
+  renderHand(current, cardsOf(view["hand"]), moves);
+}
+
+/** The hand: a card is a button when a legal move plays it; moves with choices or without
+ * cards are buttons of their own. */
+function renderHand(current: Table, hand: string[], moves: Wire[]): void {
+  const byCard = new Map<string, Wire[]>();
+  for (const listed of moves) for (const code of cardsOf(listed["cards"])) byCard.set(code, [...(byCard.get(code) ?? []), listed]);
+  const played = new Set<string>();
+  const cards = hand.map((code) => {
+    const using = byCard.get(code) ?? [];
+    const single = using.filter((listed) => cardsOf(listed["cards"]).length === 1);
+    const button = el("button", { type: "button", class: "card-button", "data-card": code }, cardNode(current, code));
+    if (!using.length) {
+      button.disabled = true;
+    } else if (single.length === 1 && using.length === 1 && single[0] !== undefined) {
+      const only = single[0];
+      played.add(code);
+      button.addEventListener("click", () => void move(current, only));
+    } else {
+      button.addEventListener("click", () => choose(current, using));
+    }
+    return button;
+  });
+  byId("hand").replaceChildren(...cards);
+  const others = moves.filter((listed) => cardsOf(listed["cards"]).length !== 1 || !played.has(cardsOf(listed["cards"])[0] ?? ""));
+  byId("moves-label").textContent = moves.length ? words.moves : "";
+  choose(current, others.filter((listed) => !cardsOf(listed["cards"]).length || cardsOf(listed["cards"]).length > 1));
+}
+
+/** The moves to choose from, each a button saying what it does. */
+function choose(current: Table, moves: Wire[]): void {
+  byId("moves").replaceChildren(...moves.map((listed) => {
+    const button = el("button", { type: "button", class: "move", "data-move": String(listed["type"]) }, moveLabel(current, listed));
+    button.addEventListener("click", () => void move(current, listed));
+    return button;
+  }));
+}
+
+function moveLabel(current: Table, listed: Wire): Node {
+  const type = String(listed["type"]);
+  const said = (current.detail.descriptions.moves[type] ?? type).replace(/\s*\(§[^)]*\)/g, "");
+  const label = el("span", { class: "move-label" }, said);
+  for (const [key, value] of Object.entries(listed)) {
+    if (key === "type" || key === "seat" || value === null || value === false) continue;
+    label.append(" ", key === "suit" && typeof value === "string" ? suitSign(value) : valueNode(current, value));
+  }
+  return label;
+}
+
+function logEvent(current: Table, event: Wire): void {
+  const type = String(event["type"]);
+  const seat = typeof event["seat"] === "number" ? seatName(current, event["seat"]) : "";
+  const said = (current.detail.descriptions.events[type] ?? type).replace(/\s*\(§[^)]*\)/g, "");
+  const line = el("li", { "data-event": type }, el("strong", {}, seat ? `${seat}: ` : ""), said);
+  const cards = cardsOf(event["cards"]);
+  if (cards.length) line.append(" ", el("span", { class: "cards tiny" }, ...cards.map((code) => cardNode(current, code))));
+  if (typeof event["points"] === "number") line.append(` (${event["points"]})`);
+  const log = byId("log");
+  log.prepend(line);
+}
+
+window.addEventListener("unhandledrejection", (event) => {
+  byId("refusal").textContent = `${words.error}: ${String(event.reason)}`;
+});
+void start();

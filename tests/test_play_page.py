@@ -1,0 +1,182 @@
+"""/play as a person uses it: real headless Chromium (Debian's ``chromium`` and ``chromium-driver``,
+driven by Selenium) plays a whole hand of every game at every table size by clicking the page,
+in English and in Russian, against the live server. It fails on a console error, a failed
+request, or a card of another seat in what the page received before the score.
+
+Each game is played in both languages: its table sizes alternate between them, and a game with
+one table size is played twice."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from service.cards import CARDS
+from service.games import GAMES
+from tests.live import ROOT, gunicorn
+
+pytestmark = pytest.mark.xdist_group("browser")
+SHOTS = ROOT / "docs" / "play"
+
+
+def _tables() -> list[tuple[str, int, str]]:
+    tables = []
+    for game_id, game in GAMES.items():
+        sizes = list(game.info.player_counts)
+        langs = ["en", "ru"] * len(sizes)
+        if len(sizes) == 1:
+            sizes = sizes * 2
+        tables += [(game_id, players, langs[n]) for n, players in enumerate(sizes)]
+    return tables
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    driver_path = shutil.which("chromedriver")
+    assert driver_path, "Debian's chromium-driver is needed: `make test` installs it"
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or "chromium"
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--disable-background-networking", "--disable-component-update", "--no-first-run",
+                 "--window-size=1280,1000"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
+    driver = webdriver.Chrome(options=options, service=Service(driver_path))
+    driver.execute_cdp_cmd("Network.enable", {})
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    with gunicorn() as url:
+        yield url
+
+
+def _state(browser: Any) -> str:
+    return str(browser.execute_script("return document.getElementById('table').dataset.state || ''"))
+
+
+def _wait(browser: Any, states: set[str], timeout: float = 60) -> str:
+    deadline = time.monotonic() + timeout
+    while (state := _state(browser)) not in states:
+        assert time.monotonic() < deadline, f"the table stayed {state!r}"
+        time.sleep(0.02)
+    return state
+
+
+def _click_a_move(browser: Any) -> None:
+    """What a person does: click a card that can be played (and the first of its moves, if it
+    has several), else the first move offered."""
+    from selenium.webdriver.common.by import By
+
+    cards = browser.find_elements(By.CSS_SELECTOR, "#hand .card-button:not([disabled])")
+    if not cards:
+        browser.find_elements(By.CSS_SELECTOR, "#moves .move")[0].click()
+        return
+    cards[0].click()
+    if _state(browser) == "your-turn":  # not played at once: the card's moves are offered
+        browser.find_elements(By.CSS_SELECTOR, "#moves .move")[0].click()
+
+
+def _responses(browser: Any) -> tuple[list[tuple[str, int]], list[str], dict[str, Any]]:
+    """Every response the page received since the last call: (url, status), the failed requests,
+    and the bodies of the service's answers by URL order."""
+    answered, failed, bodies = [], [], {}
+    for entry in browser.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        method, params = message["method"], message["params"]
+        if method == "Network.responseReceived" and "/v1/" in params["response"]["url"]:
+            answered.append((params["response"]["url"], params["response"]["status"]))
+            try:
+                body = browser.execute_cdp_cmd("Network.getResponseBody", {"requestId": params["requestId"]})
+                bodies[params["requestId"]] = (params["response"]["url"], json.loads(body["body"]))
+            except Exception:  # a body the browser no longer holds: not an answer to check
+                pass
+        elif method == "Network.loadingFailed":
+            failed.append(f"{params.get('errorText')} {params.get('type')}")
+    return answered, failed, bodies
+
+
+def _codes(value: Any) -> set[str]:
+    found, pending = set(), [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str) and item in CARDS:
+            found.add(item)
+        elif isinstance(item, list):
+            pending.extend(item)
+        elif isinstance(item, dict):
+            pending.extend(v for k, v in item.items() if k not in ("options", "card_names", "card_values",
+                                                                   "deck_cards", "deck"))
+    return found
+
+
+@pytest.mark.parametrize(("game_id", "players", "lang"), _tables())
+def test_a_person_plays_a_whole_hand_by_clicking(browser, server, game_id, players, lang):
+    from selenium.webdriver.common.by import By
+
+    browser.get(f"{server}/play?lang={lang}&game={game_id}&players={players}&budget=1&pause=0")
+    _responses(browser)  # the page's own files and the game's description
+    _wait_for_deal_button(browser)
+    browser.find_element(By.ID, "deal").click()
+    for _ in range(2000):
+        if _wait(browser, {"your-turn", "over"}) == "over":
+            break
+        _click_a_move(browser)
+    assert _state(browser) == "over"
+    result = browser.find_element(By.ID, "result")
+    assert result.get_attribute("data-finished") == "verified", result.text
+    answered, failed, bodies = _responses(browser)
+    assert not failed and all(status == 200 for _, status in answered), (failed, [a for a in answered if a[1] != 200])
+    errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert not errors, errors
+    _no_other_seats_cards(server, game_id, bodies)
+    text = browser.find_element(By.TAG_NAME, "body").text
+    assert ("Ваш ход" in text or "Игра окончена" in text) if lang == "ru" else "The hand is over" in text
+
+
+def _wait_for_deal_button(browser: Any) -> None:
+    deadline = time.monotonic() + 30
+    while not browser.execute_script("return document.querySelectorAll('#players option').length"):
+        assert time.monotonic() < deadline, "the page did not load the game"
+        time.sleep(0.05)
+
+
+def _post(url: str, body: dict[str, Any]) -> Any:
+    request = urllib.request.Request(url, json.dumps(body).encode(), {"Content-Type": "application/json"})
+    with urllib.request.urlopen(request) as answer:
+        return json.load(answer)
+
+
+def _no_other_seats_cards(server: str, game_id: str, bodies: dict[str, Any]) -> None:
+    """Before the score, the page received its own cards, the cards every seat saw, and the cards
+    that came to its seat: never another card dealt to another seat."""
+    answers = list(bodies.values())
+    path = lambda url: url.split("?")[0]  # noqa: E731
+    scored = next(body for url, body in answers if path(url).endswith("/sealed/score"))
+    dealt = next(body for url, body in answers if path(url).endswith("/deal-against-computer"))
+    final = [body["token"] for url, body in answers
+             if path(url).endswith(("/sealed/validate", "/sealed/computer-move")) and "token" in body][-1]
+    seat, start = dealt["seat"], scored["record"]["start"]
+    base = f"{server}/v1/games/{game_id}/sealed/events"
+    public = _codes(_post(base, {"token": final, "since": 0}))
+    own = _post(base, {"token": final, "seat_key": dealt["seat_key"], "since": 0})
+    came = set().union(*(_codes(event) for move in own["moves"] for event in move["events"]
+                         if seat in (event.get("seat"), event.get("to"))))
+    others = {code for other, hand in enumerate(start["hands"]) if other != seat for code in hand}
+    received = set().union(*(_codes(body) for url, body in answers
+                             if not path(url).endswith(("/sealed/score", "/score"))))
+    leaked = (received & others) - set(start["hands"][seat]) - public - came
+    assert not leaked, f"cards of other seats reached the page: {sorted(leaked)}"
