@@ -9,7 +9,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export HOST PORT
 
-.PHONY: run test spec lint bench soak strength profile messages system-deps web clean
+.PHONY: run test spec lint bench soak strength profile messages system-deps web screenshots clean
 
 # Each stamp is rebuilt when pyproject.toml is newer than it.
 $(BIN)/.service: pyproject.toml
@@ -57,6 +57,10 @@ test: lint system-deps web
 # the translations kept, and all compiled into service/i18n/locale/ru/LC_MESSAGES/messages.mo.
 messages: $(BIN)/.dev
 	$(BIN)/python -m tools.messages update
+
+# docs/play/*.png: the table of every game at a desktop's size and a phone's (tools/screenshots.py).
+screenshots: $(BIN)/.dev system-deps web
+	$(BIN)/python -m tools.screenshots
 
 spec: $(BIN)/.service
 	$(BIN)/python -m service.spec > openapi.yaml

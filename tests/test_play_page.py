@@ -86,7 +86,7 @@ def _click_a_move(browser: Any) -> None:
         browser.find_elements(By.CSS_SELECTOR, "#moves .move")[0].click()
         return
     cards[0].click()
-    if _state(browser) == "your-turn":  # not played at once: the card's moves are offered
+    if browser.find_elements(By.CSS_SELECTOR, "#hand [aria-pressed=true]"):  # its moves are offered
         browser.find_elements(By.CSS_SELECTOR, "#moves .move")[0].click()
 
 

@@ -161,6 +161,7 @@ async function play(): Promise<void> {
   if (current === null) return;
   busy = true;
   waiting("busy");
+  let yourTurn = false;
   try {
     while (current.toMove !== null && current.toMove !== current.seat) {
       await render(current, []);
@@ -173,10 +174,11 @@ async function play(): Promise<void> {
       return;
     }
     await render(current, await service.legalMoves(current.game, current.token, current.seatKey));
-    waiting("your-turn");
+    yourTurn = true;
   } finally {
     busy = false;
   }
+  if (yourTurn) waiting("your-turn");  // only once a click is taken
 }
 
 /** A move made: the new token, and what this seat saw of it, from its own events. */
@@ -295,11 +297,16 @@ function valueNode(current: Table, value: Json): Node {
     return el("dl", {}, ...Object.entries(value).flatMap(([key, item]) => [
       el("dt", {}, fieldName(key, lang)), el("dd", {}, valueNode(current, item))]));
   }
+  if (typeof value === "boolean") return document.createTextNode(value ? words.yes : words.no);
   return document.createTextNode(value === null ? "—" : String(value));
 }
 
 const SHOWN_APART = new Set(["game", "seats", "options", "status", "seat", "hand", "to_move", "dealer", "hand_sizes",
                              "trump_card", "trump", "trump_suit", "stock_size", "undealt_size", "trick", "pile", "result"]);
+/** What the rules keep to check the next move, which a player does not look at. */
+const BOOKKEEPING = new Set(["next_exposed_id", "declared_in_window", "last_declared_after_trick", "turn_index",
+                             "turn_info", "visit", "exchange_done", "first_deal", "passes", "ending", "last_taker",
+                             "closed_snapshot", "active", "phase", "won_sizes"]);
 
 async function render(current: Table, moves: Wire[]): Promise<void> {
   const view = await service.view(current.game, current.token, current.seatKey);
@@ -330,7 +337,7 @@ async function render(current: Table, moves: Wire[]): Promise<void> {
   }
   byId("middle").replaceChildren(...middle);
   // everything else the seat sees, field by field
-  byId("details").replaceChildren(...Object.entries(view).filter(([key]) => !SHOWN_APART.has(key)).map(([key, value]) =>
+  byId("details").replaceChildren(...Object.entries(view).filter(([key]) => !SHOWN_APART.has(key) && !BOOKKEEPING.has(key)).map(([key, value]) =>
     el("div", { class: "detail" }, el("span", { class: "label" }, fieldName(key, lang)), valueNode(current, value))));
   renderHand(current, cardsOf(view["hand"]), moves);
 }
@@ -351,8 +358,12 @@ function renderHand(current: Table, hand: string[], moves: Wire[]): void {
       const only = single[0];
       played.add(code);
       button.addEventListener("click", () => void move(current, only));
-    } else {
-      button.addEventListener("click", () => choose(current, using));
+    } else {  // the card's moves are offered, and the card shown pressed until one is chosen
+      button.addEventListener("click", () => {
+        for (const other of document.querySelectorAll("#hand .card-button")) other.setAttribute("aria-pressed", "false");
+        button.setAttribute("aria-pressed", "true");
+        choose(current, using);
+      });
     }
     return button;
   });
@@ -377,9 +388,21 @@ function moveLabel(current: Table, listed: Wire): Node {
   const label = el("span", { class: "move-label" }, said);
   for (const [key, value] of Object.entries(listed)) {
     if (key === "type" || key === "seat" || value === null || value === false) continue;
-    label.append(" ", key === "suit" && typeof value === "string" ? suitSign(value) : valueNode(current, value));
+    label.append(" ", key === "suit" && typeof value === "string" ? suitSign(value) : inlineNode(current, value));
   }
   return label;
+}
+
+/** A move's value on one line: cards drawn small, a group's fields after one another. */
+function inlineNode(current: Table, value: Json): Node {
+  if (isCard(current, value)) return cardNode(current, value);
+  if (Array.isArray(value)) return el("span", { class: "inline" }, ...value.map((item) => inlineNode(current, item)));
+  if (isObject(value)) {
+    return el("span", { class: "inline group" }, ...Object.entries(value).filter(([, item]) => item !== null)
+      .map(([key, item]) => el("span", {}, key === "cards" ? "" : `${fieldName(key, lang)} `, inlineNode(current, item))));
+  }
+  if (typeof value === "boolean") return document.createTextNode(value ? words.yes : words.no);
+  return document.createTextNode(String(value));
 }
 
 function logEvent(current: Table, event: Wire): void {

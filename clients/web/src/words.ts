@@ -32,6 +32,8 @@ const EN = {
   backOf: (seat: number) => `a card of seat ${seat + 1}`,
   stock: "Stock",
   error: "The service did not answer as expected",
+  yes: "yes",
+  no: "no",
 };
 
 const RU: typeof EN = {
@@ -63,6 +65,8 @@ const RU: typeof EN = {
   backOf: (seat) => `карта места ${seat + 1}`,
   stock: "Колода",
   error: "Сервис ответил не так, как ожидалось",
+  yes: "да",
+  no: "нет",
 };
 
 export const WORDS: Record<Lang, typeof EN> = { en: EN, ru: RU };
@@ -75,6 +79,13 @@ const FIELDS: Record<Lang, Record<string, string>> = {
     won: "Won", won_sizes: "Cards won", tricks_won: "Tricks won", marriages: "Marriages", exposed: "Declared",
     red_threes: "Red threes", side_scores: "Scores", hand_sizes: "Cards in hand", phase: "Phase",
     bonus_points: "Bonus points", scores: "Scores", turned: "Turned", teams: "Teams",
+    leader: "On lead", first_leader: "First lead", tricks_played: "Tricks played", stock_closed_by: "Stock closed by",
+    first_to_66: "First to 66", claimed_by: "Claimed by", trick_winner: "Trick won by", decl_counts: "Declarations",
+    bezique_jack: "Bezique jack", turn: "To play", has_melded: "Has melded", pile_frozen: "Pile frozen",
+    qc_captured_team: "Queen of clubs lost by", named_by: "Trump named by", received_trump: "Trump received",
+    winning_seat: "Winning", winning_set: "Winning cards", seat: "Seat", card: "Card", cards: "Cards", suit: "Suit",
+    rank: "Rank", credited: "Counted", id: "No.", tags: "Declared as", as: "Stands for", count: "Count",
+    kind: "Kind", key: "Rank", plays: "Plays", size: "Size", face_down: "Face down", beat: "Beaten",
   },
   ru: {
     trick: "Взятка", trump: "Козырь", trump_suit: "Козырь", trump_card: "Открытый козырь", stock_size: "Колода",
@@ -82,6 +93,13 @@ const FIELDS: Record<Lang, Record<string, string>> = {
     won: "Взятки", won_sizes: "Карт во взятках", tricks_won: "Взятки", marriages: "Марьяжи", exposed: "Показки",
     red_threes: "Красные тройки", side_scores: "Счёт", hand_sizes: "Карт на руках", phase: "Фаза",
     bonus_points: "Премии", scores: "Счёт", turned: "Открытые", teams: "Команды",
+    leader: "Ходит первым", first_leader: "Первый ход", tricks_played: "Сыграно взяток", stock_closed_by: "Колоду закрыл",
+    first_to_66: "Первым набрал 66", claimed_by: "Остановил игру", trick_winner: "Взятку взял", decl_counts: "Показки",
+    bezique_jack: "Безиковый валет", turn: "Ходит", has_melded: "Выложился", pile_frozen: "Сброс заморожен",
+    qc_captured_team: "Даму треф потеряла команда", named_by: "Козыря назначил", received_trump: "Полученный козырь",
+    winning_seat: "Берёт", winning_set: "Старшие карты", seat: "Место", card: "Карта", cards: "Карты", suit: "Масть",
+    rank: "Достоинство", credited: "Засчитан", id: "№", tags: "Объявлена как", as: "Заменяет", count: "Количество",
+    kind: "Вид", key: "Достоинство", plays: "Ходы", size: "Размер", face_down: "Рубашкой вверх", beat: "Побита",
   },
 };
 
