@@ -4,7 +4,8 @@ in English and in Russian, against the live server. It fails on a console error,
 request, or a card of another seat in what the page received before the score.
 
 Each game is played in both languages: its table sizes alternate between them, and a game with
-one table size is played twice."""
+one table size is played twice. The hands are shared out among the test workers, each with its
+own server and browser."""
 
 from __future__ import annotations
 
@@ -21,7 +22,6 @@ from service.cards import CARDS
 from service.games import GAMES
 from tests.live import ROOT, gunicorn
 
-pytestmark = pytest.mark.xdist_group("browser")
 SHOTS = ROOT / "docs" / "play"
 
 

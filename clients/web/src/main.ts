@@ -248,6 +248,7 @@ async function finish(current: Table): Promise<void> {
   const result = byId("result");
   result.replaceChildren(
     el("h2", {}, words.score), valueNode(current, scored["hand"] ?? null),
+    el("h3", {}, words.match), valueNode(current, scored["match"] ?? null),
     el("h3", {}, words.checks),
     el("ul", { class: "checks" }, ...checks.map(([said, ok]) => el("li", { class: ok ? "ok" : "failed" }, `${ok ? "✓" : "✗"} ${said}`))),
   );
