@@ -181,13 +181,7 @@ class Keyring:
 
     def seat_of(self, hand: Seated, seat_key: str, *, at: str) -> int:
         """The seat whose key this is; ``WrongSeatKey`` (403) unless it is one of this hand's."""
-        try:
-            raw = _unpadded_b64decode(seat_key)
-        except (binascii.Error, ValueError):
-            raw = b""
-        if hand.key_id not in self._seat_secret:
-            raise WrongSeatKey(at, "cannot be checked: this hand's seat keys were made with key '{key}', "
-                                   "which this server no longer holds", cause="unknown-key", key=hand.key_id)
+        raw = self._opened(hand, seat_key, at)
         seat = raw[0] if len(raw) == 1 + SEAT_MAC_BYTES else hand.seats
         expected = self._seat_key(hand.key_id, hand.hand_id, seat) if seat < hand.seats else ""
         if not expected or not hmac.compare_digest(seat_key, expected):
@@ -203,18 +197,23 @@ class Keyring:
 
     def computer_seats(self, hand: Seated, computer_key: str, *, at: str) -> frozenset[int]:
         """The seats this computer key plays; ``WrongSeatKey`` (403) unless it is this hand's."""
-        try:
-            raw = _unpadded_b64decode(computer_key)
-        except (binascii.Error, ValueError):
-            raw = b""
-        if hand.key_id not in self._seat_secret:
-            raise WrongSeatKey(at, "cannot be checked: this hand's seat keys were made with key '{key}', "
-                                   "which this server no longer holds", cause="unknown-key", key=hand.key_id)
+        raw = self._opened(hand, computer_key, at)
         mask = raw[1] if len(raw) == 2 + SEAT_MAC_BYTES and raw[0] == COMPUTER else 0
         expected = self._computer_key(hand.key_id, hand.hand_id, mask) if mask else ""
         if not expected or not hmac.compare_digest(computer_key, expected):
             raise WrongSeatKey(at, "is not this hand's computer key")
         return frozenset(seat for seat in range(hand.seats) if mask >> seat & 1)
+
+    def _opened(self, hand: Seated, key: str, at: str) -> bytes:
+        """A seat or computer key's bytes (none, for text that is not base64), once this server
+        is known to hold the secret the hand's keys were made with."""
+        if hand.key_id not in self._seat_secret:
+            raise WrongSeatKey(at, "cannot be checked: this hand's seat keys were made with key '{key}', "
+                                   "which this server no longer holds", cause="unknown-key", key=hand.key_id)
+        try:
+            return _unpadded_b64decode(key)
+        except (binascii.Error, ValueError):
+            return b""
 
     def _computer_key(self, key_id: str, hand_id: str, mask: int) -> str:
         mac = hmac.digest(self._seat_secret[key_id], f"{hand_id}/computer/{mask}".encode(), "sha256")

@@ -215,6 +215,20 @@ def deal(p: Parts) -> Envelope:
     }))
 
 
+def _sealed_dealt() -> dict[str, fields.Field]:
+    """What every sealed deal answers besides its token and keys."""
+    return {
+        "seed_commitment": fields.String(required=True, metadata={
+            "description": "Lowercase hex SHA-256 of the UTF-8 `server_seed` that the finished "
+            "hand's score reveals."}),
+        "shuffle": fields.String(required=True, validate=validate.OneOf(["v1"])),
+        "match_id": fields.String(required=True, metadata={
+            "description": "The match's id, kept from hand to hand through `match_token`."}),
+        **SEALED_IDS,
+        "to_move": seat(allow_none=True, required=True),
+    }
+
+
 def sealed_deal(p: Parts) -> Envelope:
     request = p.branch("SealedDealIn", "Deal a new sealed hand.", {
         **_table(p),
@@ -226,14 +240,7 @@ def sealed_deal(p: Parts) -> Envelope:
         "token": token(HAND_TOKEN, required=True),
         "seat_keys": fields.List(fields.String(), required=True, metadata={
             "description": "One secret per seat, by seat: give each player only their own."}),
-        "seed_commitment": fields.String(required=True, metadata={
-            "description": "Lowercase hex SHA-256 of the UTF-8 `server_seed` that the finished "
-            "hand's score reveals."}),
-        "shuffle": fields.String(required=True, validate=validate.OneOf(["v1"])),
-        "match_id": fields.String(required=True, metadata={
-            "description": "The match's id, kept from hand to hand through `match_token`."}),
-        **SEALED_IDS,
-        "to_move": seat(allow_none=True, required=True),
+        **_sealed_dealt(),
     }))
 
 
@@ -257,14 +264,7 @@ def sealed_deal_against_computer(p: Parts) -> Envelope:
         "seat_key": fields.String(required=True, metadata={"description": "The person's seat key: no "
                                   "other seat's key is answered."}),
         "computer_key": fields.String(required=True, metadata={"description": COMPUTER_KEY}),
-        "seed_commitment": fields.String(required=True, metadata={
-            "description": "Lowercase hex SHA-256 of the UTF-8 `server_seed` that the finished "
-            "hand's score reveals."}),
-        "shuffle": fields.String(required=True, validate=validate.OneOf(["v1"])),
-        "match_id": fields.String(required=True, metadata={
-            "description": "The match's id, kept from hand to hand through `match_token`."}),
-        **SEALED_IDS,
-        "to_move": seat(allow_none=True, required=True),
+        **_sealed_dealt(),
     }))
 
 
