@@ -4,8 +4,8 @@ in English and in Russian, against the live server. It fails on a console error,
 request, or a card of another seat in what the page received before the score.
 
 Each game is played in both languages: its table sizes alternate between them, and a game with
-one table size is played twice. The hands are shared out among the test workers, each with its
-own server and browser."""
+one table size is played twice. With ``pause=0`` the page fast-forwards the computer's moves: each
+is logged, and the table drawn once the person is to move."""
 
 from __future__ import annotations
 
@@ -20,9 +20,10 @@ import pytest
 
 from service.cards import CARDS
 from service.games import GAMES
-from tests.live import ROOT, gunicorn
+from tests.live import gunicorn
 
-SHOTS = ROOT / "docs" / "play"
+pytestmark = pytest.mark.xdist_group("browser")
+"""The hands on one test worker: Chromium's load would otherwise fall on the timing tests of both."""
 
 
 def _tables() -> list[tuple[str, int, str]]:
@@ -72,7 +73,7 @@ def _wait(browser: Any, states: set[str], timeout: float = 60) -> str:
     deadline = time.monotonic() + timeout
     while (state := _state(browser)) not in states:
         assert time.monotonic() < deadline, f"the table stayed {state!r}"
-        time.sleep(0.02)
+        time.sleep(0.01)
     return state
 
 

@@ -164,7 +164,7 @@ async function play(): Promise<void> {
   let yourTurn = false;
   try {
     while (current.toMove !== null && current.toMove !== current.seat) {
-      await render(current, []);
+      if (pauseMs) await render(current, []);  // the table between the computer's moves (not when fast-forwarding)
       const moved = await service.computerMove(current.game, current.token, current.computerKey, budgetMs);
       await follow(current, moved);
     }
