@@ -102,6 +102,7 @@ function renderOptions(detail: GameDetail): void {
   const form = byId("options");
   form.replaceChildren(el("legend", {}, words.options));
   for (const [name, value] of Object.entries(detail.options)) {
+    if (name === "players") continue;  // the table size, chosen above (Bura's options repeat it)
     const text = detail.descriptions.options[name];
     const label = el("label", { title: text?.description ?? "" }, text?.description ?? name);
     const choices = Object.entries(text?.choices ?? {});
