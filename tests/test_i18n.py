@@ -165,13 +165,18 @@ def _message_calls(root, spec):
 
 
 @pytest.mark.parametrize("game_id", list(GAMES))
-def test_every_option_choice_move_and_event_says_what_it_does(game_id):
+def test_every_option_choice_move_event_and_kind_says_what_it_does(game_id):
     info = GAMES[game_id].info
     blank = [f"options.{name}" for name, text in info.option_texts.items() if not text.description]
     blank += [f"options.{name}.{value}" for name, text in info.option_texts.items()
               for value, label in text.choices.items() if not label]
     blank += [f"moves.{kind}" for kind in info.move_types if not info.move_texts.get(kind)]
     blank += [f"events.{kind}" for kind, event in info.event_types.items() if not event.doc]
+    kinds = {value for event in info.event_types.values() for value in event.kinds}
+    for move in GAMES[game_id].schemas.moves.values():
+        kind = move().fields.get("kind")
+        kinds |= {value for check in (kind.validators if kind else []) for value in getattr(check, "choices", [])}
+    blank += [f"kinds.{value}" for value in sorted(kinds) if not info.kind_texts.get(value)]
     assert blank == []
 
 

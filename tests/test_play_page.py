@@ -10,7 +10,6 @@ is logged, and the table drawn once the person is to move."""
 from __future__ import annotations
 
 import json
-import shutil
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -20,6 +19,7 @@ import pytest
 
 from service.cards import CARDS
 from service.games import GAMES
+from tests.browser import chromium, responses, table_state, wait
 from tests.live import gunicorn
 
 pytestmark = pytest.mark.xdist_group("browser")
@@ -39,42 +39,14 @@ def _tables() -> list[tuple[str, int, str]]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    driver_path = shutil.which("chromedriver")
-    assert driver_path, "Debian's chromium-driver is needed: `make test` installs it"
-    options = webdriver.ChromeOptions()
-    options.binary_location = shutil.which("chromium") or "chromium"
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--disable-background-networking", "--disable-component-update", "--no-first-run",
-                 "--window-size=1280,1000"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
-    driver = webdriver.Chrome(options=options, service=Service(driver_path))
-    driver.execute_cdp_cmd("Network.enable", {})
-    try:
+    with chromium() as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
     with gunicorn() as url:
         yield url
-
-
-def _state(browser: Any) -> str:
-    return str(browser.execute_script("return document.getElementById('table').dataset.state || ''"))
-
-
-def _wait(browser: Any, states: set[str], timeout: float = 60) -> str:
-    deadline = time.monotonic() + timeout
-    while (state := _state(browser)) not in states:
-        assert time.monotonic() < deadline, f"the table stayed {state!r}"
-        time.sleep(0.01)
-    return state
 
 
 def _click_a_move(browser: Any) -> None:
@@ -89,25 +61,6 @@ def _click_a_move(browser: Any) -> None:
     cards[0].click()
     if browser.find_elements(By.CSS_SELECTOR, "#hand [aria-pressed=true]"):  # its moves are offered
         browser.find_elements(By.CSS_SELECTOR, "#moves .move")[0].click()
-
-
-def _responses(browser: Any) -> tuple[list[tuple[str, int]], list[str], dict[str, Any]]:
-    """Every response the page received since the last call: (url, status), the failed requests,
-    and the bodies of the service's answers by URL order."""
-    answered, failed, bodies = [], [], {}
-    for entry in browser.get_log("performance"):
-        message = json.loads(entry["message"])["message"]
-        method, params = message["method"], message["params"]
-        if method == "Network.responseReceived" and "/v1/" in params["response"]["url"]:
-            answered.append((params["response"]["url"], params["response"]["status"]))
-            try:
-                body = browser.execute_cdp_cmd("Network.getResponseBody", {"requestId": params["requestId"]})
-                bodies[params["requestId"]] = (params["response"]["url"], json.loads(body["body"]))
-            except Exception:  # a body the browser no longer holds: not an answer to check
-                pass
-        elif method == "Network.loadingFailed":
-            failed.append(f"{params.get('errorText')} {params.get('type')}")
-    return answered, failed, bodies
 
 
 def _codes(value: Any) -> set[str]:
@@ -129,17 +82,17 @@ def test_a_person_plays_a_whole_hand_by_clicking(browser, server, game_id, playe
     from selenium.webdriver.common.by import By
 
     browser.get(f"{server}/play?lang={lang}&game={game_id}&players={players}&budget=1&pause=0")
-    _responses(browser)  # the page's own files and the game's description
+    responses(browser)  # the page's own files and the game's description
     _wait_for_deal_button(browser)
     browser.find_element(By.ID, "deal").click()
     for _ in range(2000):
-        if _wait(browser, {"your-turn", "over"}) == "over":
+        if wait(browser, {"your-turn", "over"}) == "over":
             break
         _click_a_move(browser)
-    assert _state(browser) == "over"
+    assert table_state(browser) == "over"
     result = browser.find_element(By.ID, "result")
     assert result.get_attribute("data-finished") == "verified", result.text
-    answered, failed, bodies = _responses(browser)
+    answered, failed, bodies = responses(browser)
     assert not failed and all(status == 200 for _, status in answered), (failed, [a for a in answered if a[1] != 200])
     errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
     assert not errors, errors

@@ -61,7 +61,7 @@ def _extracted(paths: Iterable[Path]) -> Iterator[tuple[str, str]]:
 
 def _described(game_id: str) -> Iterator[tuple[str, str]]:
     """Every sentence ``GET /v1/games/{game}`` shows of the game: its deck, its reasons' rule
-    citations, its options (and their choices), moves and events."""
+    citations, its options (and their choices), moves, events and the values of ``kind``."""
     from service.games import GAMES
 
     info = GAMES[game_id].info
@@ -73,6 +73,7 @@ def _described(game_id: str) -> Iterator[tuple[str, str]]:
         yield from ((label, f"{game_id}.options.{name}.{value}") for value, label in option.choices.items())
     yield from ((doc, f"{game_id}.moves.{kind}") for kind, doc in info.move_texts.items())
     yield from ((event.doc, f"{game_id}.events.{kind}") for kind, event in info.event_types.items())
+    yield from ((text, f"{game_id}.kinds.{value}") for value, text in info.kind_texts.items())
 
 
 def _packages() -> dict[str, Path]:

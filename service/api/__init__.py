@@ -102,6 +102,9 @@ Changes in 2.3: a person's table against the computer player (README, "A table a
 computer"): `sealed/deal-against-computer` answers the person's seat key only and a
 `computer_key`, with which `sealed/computer-move` has the server play the seat to move when it
 is one of the computer's, answering the new token and the public events.
+
+Changes in 2.4: `GET /v1/games/{game}`'s `descriptions` also say what each value of `kind` means
+(Bezique's declaration kinds, Bura's showings, Canasta's answers), in the language asked for.
 """
 
 
@@ -136,7 +139,7 @@ def init_api(app: Flask, settings: Settings, games: Mapping[str, Game[Any, Any]]
     keyring = Keyring(keys)
     app.config.update(
         API_TITLE="Card rules service",
-        API_VERSION="2.3",
+        API_VERSION="2.4",
         OPENAPI_VERSION="3.1.0",
         API_SPEC_OPTIONS={"info": {"description": DESCRIPTION}},
         MAX_CONTENT_LENGTH=settings.max_body_bytes,

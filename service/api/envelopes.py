@@ -126,7 +126,7 @@ class Parts:
         if declared.suit:
             members["suit"] = fields.String(required=True, validate=validate.OneOf("CDHS"))
         if declared.kinds:
-            members["kind"] = one_of(declared.kinds, required=True)
+            members["kind"] = one_of(tuple(declared.kinds), required=True)
         if declared.to:
             members["to"] = seat(required=True, metadata={"description": "The seat the cards go to."})
         title = name.title().replace("_", "")

@@ -92,7 +92,7 @@ def _detail(info: GameInfo) -> Wire:
 
 
 def _descriptions(info: GameInfo, lang: str) -> Wire:
-    """What every option, choice, move type and event type means, in ``lang``."""
+    """What every option, choice, move type, event type and ``kind`` means, in ``lang``."""
     return {
         "options": {name: {"description": translate(text.description, lang),
                            "choices": {value: translate(label, lang)
@@ -100,6 +100,7 @@ def _descriptions(info: GameInfo, lang: str) -> Wire:
                     for name, text in info.option_texts.items()},
         "moves": {kind: translate(doc, lang) for kind, doc in info.move_texts.items()},
         "events": {kind: translate(event.doc, lang) for kind, event in info.event_types.items()},
+        "kinds": {value: translate(text, lang) for value, text in info.kind_texts.items()},
     }
 
 

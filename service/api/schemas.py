@@ -86,3 +86,5 @@ class GameDescriptions(Strict):
     options = fields.Dict(keys=fields.String(), values=fields.Nested(OptionDescription), required=True)
     moves = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
     events = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
+    kinds = fields.Dict(keys=fields.String(), values=fields.String(), required=True, metadata={
+        "description": "What each value of an event's `kind` means (a move's `kind` has the same values)."})

@@ -55,8 +55,9 @@ class EventType:
     cards: bool = False
     points: bool = False
     suit: bool = False
-    kinds: tuple[str, ...] = ()
-    """The values of ``kind``, for a type that carries one."""
+    kinds: Mapping[str, str] = field(default_factory=dict)
+    """The values of ``kind``, for a type that carries one, each with what it means (an English
+    message id)."""
     to: bool = False
     private: bool = False
     """The cards are seen by ``seat`` (and ``to``) only: every other seat is told their number."""
@@ -129,6 +130,8 @@ class GameInfo:
     option_texts: Mapping[str, OptionText]
     move_texts: Mapping[str, str]
     """What each move type does, an English message id."""
+    kind_texts: Mapping[str, str]
+    """What each value of an event's ``kind`` (and a move's, the same values) means."""
     variants: tuple[str, ...] = field(default=())
 
 
@@ -171,6 +174,7 @@ def describe(
         card_values={c.code: values(c) for c in (deck if largest_deck is None else largest_deck)},
         deck_cards=tuple(codes(deck)), move_types=tuple(moves), reasons=reasons, event_types=events,
         options=options_wire(options()), option_texts=option_texts(options), move_texts=dict(moves),
+        kind_texts={value: text for event in events.values() for value, text in event.kinds.items()},
         variants=variants,
     )
 

@@ -1,6 +1,7 @@
 // The service, through the client generated from its OpenAPI document (openapi-typescript's
 // types, openapi-fetch's calls). Every game's paths are typed; a game id is any the document has.
 import createClient from "openapi-fetch";
+import type { Family } from "./families";
 import type { components, paths } from "./schema";
 import type { Lang } from "./words";
 
@@ -75,12 +76,13 @@ export class Service {
     return toWire(data.view);
   }
 
-  async legalMoves(game: GameId, token: string, seatKey: string): Promise<Wire[]> {
+  /** The seat's legal moves: those listed one by one, and the families of those too many to list. */
+  async legalMoves(game: GameId, token: string, seatKey: string): Promise<Listing> {
     const { data, error } = await this.client.POST(`/v1/games/${game}/sealed/legal-moves`, {
       params: this.query, body: { token, seat_key: seatKey },
     });
     if (!data) throw new ServiceError("legal-moves", error);
-    return data.moves.map(toWire);
+    return { moves: data.moves.map(toWire), families: "families" in data ? data.families : [] };
   }
 
   async validate(game: GameId, token: string, seatKey: string, move: Wire): Promise<Moved | Refusal> {
@@ -149,6 +151,11 @@ export interface Dealt {
   computer_key: string;
   seed_commitment: string;
   to_move: number | null;
+}
+
+export interface Listing {
+  moves: Wire[];
+  families: Family[];
 }
 
 export interface Moved {

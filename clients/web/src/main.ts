@@ -3,7 +3,8 @@
 // hand: the service deals (`sealed/deal-against-computer`) and plays the computer's seats
 // (`sealed/computer-move`); the person's seat follows every move through its own events.
 import { back, face, suitSign } from "./cards";
-import { type GameDetail, type GameId, type Json, type Moved, type Refusal, Service, type Wire, isObject, isTableSize } from "./api";
+import { type GameDetail, type GameId, type Json, type Listing, type Moved, type Refusal, Service, type Wire, isObject, isTableSize } from "./api";
+import { type Family, builder } from "./families";
 import { type Lang, WORDS, fieldName } from "./words";
 
 const params = new URLSearchParams(location.search);
@@ -27,6 +28,8 @@ interface Table {
   commitment: string;
   dealt: string[];
   matchToken: string | null;
+  /** The seat's view, as last drawn. */
+  view: Wire;
 }
 
 let table: Table | null = null;
@@ -51,6 +54,8 @@ function byId(id: string): HTMLElement {
   if (node === null) throw new Error(`the page has no #${id}`);
   return node;
 }
+
+const NOTHING: Listing = { moves: [], families: [] };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -81,7 +86,53 @@ async function start(): Promise<void> {
   byId("deal").addEventListener("click", () => void deal(null));
   byId("hint").textContent = words.hint;
   byId("hint").addEventListener("click", () => void hint());
-  await chooseGame(asked, ids);
+  const kept = keptTable(ids);
+  if (kept !== null) select.value = kept.game;
+  await chooseGame(kept?.game ?? asked, ids);
+  if (kept !== null && chosen !== null) await resume(kept, chosen.detail);
+}
+
+// --- the hand kept for this tab: a reload resumes it ---------------------------------------------
+
+const KEPT = "card-table";
+type Kept = Omit<Table, "detail" | "view">;
+
+function keep(current: Table): void {
+  const { detail: _detail, view: _view, ...kept } = current;
+  sessionStorage.setItem(KEPT, JSON.stringify(kept));
+}
+
+/** The hand this tab kept, unfinished, if it is a table of a game the service has and the one the
+ * address asks for (if it asks). */
+function keptTable(ids: string[]): Kept | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(sessionStorage.getItem(KEPT) ?? "null");
+  } catch {
+    return null;
+  }
+  if (!isObject(value)) return null;
+  const { game, token, seatKey, computerKey, seat, seats, seen, toMove, commitment, dealt, matchToken } = value;
+  const text = (item: Json | undefined): item is string => typeof item === "string";
+  const number = (item: Json | undefined): item is number => typeof item === "number";
+  if (!text(game) || !isGameId(game, ids) || !text(token) || !text(seatKey) || !text(computerKey) || !number(seat)
+      || !number(seats) || !number(seen) || !(toMove === null || number(toMove)) || !text(commitment)
+      || !Array.isArray(dealt) || !(matchToken === null || text(matchToken))) return null;
+  if ((params.has("game") && params.get("game") !== game) || (params.has("players") && params.get("players") !== String(seats))) {
+    return null;
+  }
+  return { game, token, seatKey, computerKey, seat, seats, seen, toMove, commitment, dealt: cardsOf(dealt), matchToken };
+}
+
+/** The kept hand again: its log from the seat's events, then on as from any move. */
+async function resume(kept: Kept, detail: GameDetail): Promise<void> {
+  table = { ...kept, detail, view: {} };
+  const players = byId("players");
+  if (players instanceof HTMLSelectElement) players.value = String(kept.seats);
+  for (const events of await service.events(kept.game, kept.token, kept.seatKey, 0)) {
+    for (const event of events) logEvent(table, event);
+  }
+  await play();
 }
 
 let chosen: { game: GameId; detail: GameDetail } | null = null;
@@ -149,10 +200,11 @@ async function deal(matchToken: string | null): Promise<void> {
   const dealt = await service.deal(game, players, optionsChosen(detail), matchToken);
   table = {
     game, detail, token: dealt.token, seatKey: dealt.seat_key, computerKey: dealt.computer_key, seat: dealt.seat,
-    seats: players, seen: 0, toMove: dealt.to_move, commitment: dealt.seed_commitment, dealt: [], matchToken,
+    seats: players, seen: 0, toMove: dealt.to_move, commitment: dealt.seed_commitment, dealt: [], matchToken, view: {},
   };
   const view = await service.view(game, table.token, table.seatKey);
   table.dealt = cardsOf(view["hand"]);
+  keep(table);
   await play();
 }
 
@@ -165,12 +217,12 @@ async function play(): Promise<void> {
   let yourTurn = false;
   try {
     while (current.toMove !== null && current.toMove !== current.seat) {
-      if (pauseMs) await render(current, []);  // the table between the computer's moves (not when fast-forwarding)
+      if (pauseMs) await render(current, NOTHING);  // the table between the computer's moves (not when fast-forwarding)
       const moved = await service.computerMove(current.game, current.token, current.computerKey, budgetMs);
       await follow(current, moved);
     }
     if (current.toMove === null) {
-      await render(current, []);
+      await render(current, NOTHING);
       await finish(current);
       return;
     }
@@ -188,6 +240,7 @@ async function follow(current: Table, moved: Moved): Promise<void> {
   current.toMove = moved.toMove;
   const moves = await service.events(current.game, current.token, current.seatKey, current.seen);
   current.seen = moved.moveNumber;
+  keep(current);
   for (const events of moves) {
     for (const event of events) {
       logEvent(current, event);
@@ -235,6 +288,7 @@ async function hint(): Promise<void> {
 }
 
 async function finish(current: Table): Promise<void> {
+  sessionStorage.removeItem(KEPT);
   byId("status").textContent = words.handOver;
   const scored = await service.score(current.game, current.token);
   const record = scored["record"] ?? null;
@@ -310,8 +364,9 @@ const BOOKKEEPING = new Set(["next_exposed_id", "declared_in_window", "last_decl
                              "turn_info", "visit", "exchange_done", "first_deal", "passes", "ending", "last_taker",
                              "closed_snapshot", "active", "phase", "won_sizes"]);
 
-async function render(current: Table, moves: Wire[]): Promise<void> {
+async function render(current: Table, listing: Listing): Promise<void> {
   const view = await service.view(current.game, current.token, current.seatKey);
+  current.view = view;
   byId("status").textContent = current.toMove === null ? words.handOver
     : current.toMove === current.seat ? words.yourTurn : words.thinking(current.toMove);
   byId("hints").replaceChildren();
@@ -341,7 +396,8 @@ async function render(current: Table, moves: Wire[]): Promise<void> {
   // everything else the seat sees, field by field
   byId("details").replaceChildren(...Object.entries(view).filter(([key]) => !SHOWN_APART.has(key) && !BOOKKEEPING.has(key)).map(([key, value]) =>
     el("div", { class: "detail" }, el("span", { class: "label" }, fieldName(key, lang)), valueNode(current, value))));
-  renderHand(current, cardsOf(view["hand"]), moves);
+  renderHand(current, cardsOf(view["hand"]), listing.moves);
+  renderFamilies(current, listing.families);
 }
 
 /** The hand: a card is a button when a legal move plays it; moves with choices or without
@@ -375,24 +431,109 @@ function renderHand(current: Table, hand: string[], moves: Wire[]): void {
   choose(current, others.filter((listed) => !cardsOf(listed["cards"]).length || cardsOf(listed["cards"]).length > 1));
 }
 
-/** The moves to choose from, each a button saying what it does. */
+/** The moves to choose from, by type: what the type does said once, then a button for each move
+ * showing what it plays (a move of no values is a button saying what it does). */
 function choose(current: Table, moves: Wire[]): void {
-  byId("moves").replaceChildren(...moves.map((listed) => {
-    const button = el("button", { type: "button", class: "move", "data-move": String(listed["type"]) }, moveLabel(current, listed));
-    button.addEventListener("click", () => void move(current, listed));
-    return button;
+  const byType = new Map<string, Wire[]>();
+  for (const listed of moves) byType.set(String(listed["type"]), [...(byType.get(String(listed["type"])) ?? []), listed]);
+  byId("moves").replaceChildren(...[...byType].map(([type, listed]) => {
+    const buttons = listed.map((one) => {
+      const values = moveValues(current, one);
+      const button = el("button", { type: "button", class: "move", "data-move": type },
+                        values.childNodes.length ? values : moveSaid(current, type));
+      button.addEventListener("click", () => void move(current, one));
+      return button;
+    });
+    const shown = listed.some((one) => moveValues(current, one).childNodes.length);
+    return el("div", { class: "move-group" }, ...(shown ? [el("span", { class: "move-type" }, moveSaid(current, type))] : []), ...buttons);
   }));
 }
 
-function moveLabel(current: Table, listed: Wire): Node {
-  const type = String(listed["type"]);
-  const said = (current.detail.descriptions.moves[type] ?? type).replace(/\s*\(§[^)]*\)/g, "");
-  const label = el("span", { class: "move-label" }, said);
+/** Each family: a number per count it leaves open, what the choice still lacks, and a button that
+ * plays the move once it lacks nothing. */
+function renderFamilies(current: Table, families: Family[]): void {
+  const section = byId("families");
+  section.replaceChildren();
+  if (!families.length) return;
+  section.append(el("h3", {}, words.build));
+  families.forEach((family, index) => {
+    const built = builder(family);
+    const groupName = (group: number) => {
+      const shape = built.groups[group];
+      if (shape === undefined) return "";
+      if (shape.size !== null) return `${words.group(shape.key)} (${words.cards(shape.size)})`;
+      return shape.top ? words.topGroup(words.meld(shape.key)) : words.meld(shape.key);
+    };
+    const inputs = built.counts.map((count, n) => el("input", {
+      type: "number", min: String(count.least), max: String(count.most), value: String(count.least),
+      id: `family-${index}-${n}`, "data-group": String(count.group), "data-count": count.kind,
+    }));
+    const lacking = el("ul", { class: "unmet", "aria-live": "polite" });
+    const play = el("button", { type: "button", class: "move" }, words.play);
+    const choice = () => inputs.map((input) => Number(input.value));
+    const check = () => {
+      const unmet = built.unmet(choice());
+      lacking.replaceChildren(...unmet.map((item) => el("li", {}, words.unmet(item, groupName))));
+      play.disabled = unmet.length > 0;
+    };
+    const groups = built.groups.map((_, group) => el("div", { class: "group" }, el("div", { class: "label" }, groupName(group)),
+      ...built.counts.flatMap((count, n) => count.group !== group ? [] : [el("label", { for: `family-${index}-${n}` },
+        el("span", { class: "cards tiny" }, ...countCards(current, count.table, count.kind === "twos" || count.kind === "jokers" ? count.cards.slice(0, 1) : count.cards)),
+        ` ${words.counts[count.kind]} `, inputs[n] ?? "")])));
+    for (const input of inputs) input.addEventListener("input", check);
+    play.addEventListener("click", () => void move(current, built.move(choice())));
+    const kind = family.type === "declare" ? `: ${kindName(current, family.kind)} × ${family.multiplicity}` : "";
+    section.append(el("fieldset", { class: "family", "data-family": family.type },
+      el("legend", {}, moveLabel(current, { type: family.type }), kind), ...groups, lacking, play));
+    check();
+  });
+}
+
+/** The cards a count takes from: a table source's exposed cards by their ids, else its cards. */
+function countCards(current: Table, ids: number[], cards: string[]): SVGSVGElement[] {
+  if (!ids.length) return cards.filter((code) => isCard(current, code)).map((code) => cardNode(current, code));
+  const exposed = current.view["exposed"];
+  const mine = Array.isArray(exposed) ? exposed[current.seat] : undefined;
+  const shown = Array.isArray(mine) ? mine.filter(isObject) : [];
+  return ids.flatMap((id) => {
+    const card = shown.find((entry) => entry["id"] === id)?.["card"];
+    return typeof card === "string" && isCard(current, card) ? [cardNode(current, card)] : [];
+  });
+}
+
+/** What a value of `kind` is, in the game's words. */
+function kindName(current: Table, kind: string): string {
+  return current.detail.descriptions.kinds[kind] ?? kind;
+}
+
+/** What a move type does, without its rule citation. */
+function moveSaid(current: Table, type: string): string {
+  return (current.detail.descriptions.moves[type] ?? type).replace(/\s*\(§[^)]*\)/g, "").replace(/\.$/, "");
+}
+
+/** A move's values (its cards, suit, kind…), without its type and seat. */
+function moveValues(current: Table, listed: Wire): HTMLElement {
+  const values = el("span", { class: "move-values" });
   for (const [key, value] of Object.entries(listed)) {
     if (key === "type" || key === "seat" || value === null || value === false) continue;
-    label.append(" ", key === "suit" && typeof value === "string" ? suitSign(value) : inlineNode(current, value));
+    if (values.childNodes.length) values.append(" ");
+    values.append(key === "suit" && typeof value === "string" ? suitSign(value)
+      : key === "kind" && typeof value === "string" ? kindName(current, value)
+      : key === "exposed_id" && typeof value === "number" ? exposedCard(current, value) : inlineNode(current, value));
   }
+  return values;
+}
+
+function moveLabel(current: Table, listed: Wire): Node {
+  const label = el("span", { class: "move-label" }, moveSaid(current, String(listed["type"])));
+  const values = moveValues(current, listed);
+  if (values.childNodes.length) label.append(" ", values);
   return label;
+}
+
+/** An exposed card of this seat, by its id. */
+function exposedCard(current: Table, id: number): Node {
+  return el("span", { class: "cards tiny" }, ...countCards(current, [id], []));
 }
 
 /** A move's value on one line: cards drawn small, a group's fields after one another. */
@@ -414,6 +555,7 @@ function logEvent(current: Table, event: Wire): void {
   const line = el("li", { "data-event": type }, el("strong", {}, seat ? `${seat}: ` : ""), said);
   const cards = cardsOf(event["cards"]);
   if (cards.length) line.append(" ", el("span", { class: "cards tiny" }, ...cards.map((code) => cardNode(current, code))));
+  if (typeof event["kind"] === "string") line.append(`: ${kindName(current, event["kind"])}`);
   if (typeof event["points"] === "number") line.append(` (${event["points"]})`);
   const log = byId("log");
   log.prepend(line);

@@ -1,6 +1,8 @@
 // The page's own words in both languages. Everything about a game (its name, options, moves,
 // events, cards, refusals) comes from the service in the language asked for.
 
+import type { Count, Unmet } from "./families";
+
 export type Lang = "en" | "ru";
 
 const EN = {
@@ -35,6 +37,30 @@ const EN = {
   error: "The service did not answer as expected",
   yes: "yes",
   no: "no",
+  build: "Or build the move",
+  play: "Play it",
+  topGroup: (key: string) => `${key}, with the pile's top card`,
+  group: (key: string) => `Group ${key}`,
+  meld: (key: string) => key === "W" ? "Wild cards" : `Rank ${key}`,
+  counts: {
+    naturals: "naturals", twos: "2s", jokers: "jokers", hand: "from the hand", wild: "wild cards as", table: "from the table",
+  } as Record<Count["kind"], string>,
+  unmet: (item: Unmet, groupName: (group: number) => string): string => {
+    switch (item.what) {
+      case "naturals": return `${groupName(item.group)}: at least ${item.need} naturals`;
+      case "wild": return `${groupName(item.group)}: at most ${item.most} wild cards`;
+      case "group-size": return `${groupName(item.group)}: a meld has at least 3 cards`;
+      case "twos": return `only ${item.most} 2s in hand`;
+      case "jokers": return `only ${item.most} wild cards in hand`;
+      case "nothing-laid": return "lay at least one meld";
+      case "points": return `${item.have} of the ${item.need} points the first meld needs`;
+      case "cards-left": return `leaves ${item.have} cards; it must leave ${
+        item.most === null ? `at least ${item.least}` : item.least === item.most ? item.least : `${item.least} to ${item.most}`}`;
+      case "canastas": return `${item.have} of the ${item.need} canastas going out needs`;
+      case "slot": return `${groupName(item.group)}: ${item.have} of its ${item.need} cards`;
+      case "from-hand": return "at least one card from the hand";
+    }
+  },
 };
 
 const RU: typeof EN = {
@@ -69,6 +95,30 @@ const RU: typeof EN = {
   error: "Сервис ответил не так, как ожидалось",
   yes: "да",
   no: "нет",
+  build: "Или составьте ход",
+  play: "Сыграть",
+  topGroup: (key) => `${key}, с верхней картой сброса`,
+  group: (key) => `Группа ${key}`,
+  meld: (key) => key === "W" ? "Джокеры и двойки" : `Достоинство ${key}`,
+  counts: {
+    naturals: "простых", twos: "двоек", jokers: "джокеров", hand: "с руки", wild: "инфузорок вместо", table: "со стола",
+  },
+  unmet: (item, groupName) => {
+    switch (item.what) {
+      case "naturals": return `${groupName(item.group)}: простых карт не меньше ${item.need}`;
+      case "wild": return `${groupName(item.group)}: джокеров и двоек не больше ${item.most}`;
+      case "group-size": return `${groupName(item.group)}: в выкладке не меньше 3 карт`;
+      case "twos": return `двоек на руке только ${item.most}`;
+      case "jokers": return `джокеров на руке только ${item.most}`;
+      case "nothing-laid": return "выложите хотя бы одну выкладку";
+      case "points": return `${item.have} из ${item.need} очков, нужных для первой выкладки`;
+      case "cards-left": return `останется карт: ${item.have}; должно остаться ${
+        item.most === null ? `не меньше ${item.least}` : item.least === item.most ? item.least : `от ${item.least} до ${item.most}`}`;
+      case "canastas": return `канаст: ${item.have} из ${item.need}, нужных, чтобы выйти`;
+      case "slot": return `${groupName(item.group)}: ${item.have} из ${item.need} карт`;
+      case "from-hand": return "хотя бы одна карта с руки";
+    }
+  },
 };
 
 export const WORDS: Record<Lang, typeof EN> = { en: EN, ru: RU };

@@ -180,6 +180,24 @@ MOVES = WIRE.moves_of({
     ExchangeTrump: ("Exchange the trump nine for the turned trump card (§4.4).", {}),
 })
 
+KIND_TEXTS = {
+    "bezique": N_("bezique: the trump queen and the bezique jack"),
+    "trump_quint": N_("trump quint: A 10 K Q J of trumps"),
+    "trump_marriage": N_("trump marriage: the king and queen of trumps"),
+    "four_aces": N_("four aces"), "four_kings": N_("four kings"), "four_queens": N_("four queens"),
+    "four_jacks": N_("four jacks"), "four_trump_aces": N_("four trump aces"),
+    "four_trump_tens": N_("four trump tens"), "four_trump_kings": N_("four trump kings"),
+    "four_trump_queens": N_("four trump queens"), "four_trump_jacks": N_("four trump jacks"),
+    "four_bezique_jacks": N_("four bezique jacks"),
+    "extra_trump_ace": N_("one more trump ace, to four shown"),
+    "extra_trump_ten": N_("one more trump ten, to four shown"),
+    "extra_trump_king": N_("one more trump king, to four shown"),
+    "extra_trump_queen": N_("one more trump queen, to four shown"),
+    "extra_trump_jack": N_("one more trump jack, to four shown"),
+    "extra_bezique_jack": N_("one more bezique jack, to four shown"),
+}
+"""What each declaration kind is (§4.5), in ``KINDS``' order."""
+
 EVENTS = {
     "card_played": EventType("The seat plays a card from its concealed hand to the trick (§4.2).",
                              cards=True, hand=-1),
@@ -187,7 +205,7 @@ EVENTS = {
                                    cards=True),
     "trick_won": EventType("The seat wins the trick, its cards in the order played (§5.1-5.2).", cards=True),
     "declared": EventType("The seat declares `kind`, laying the cards from its hand on the table, for "
-                          "`points` (§4.3, §7.1).", cards=True, points=True, kinds=KINDS, hand=-1),
+                          "`points` (§4.3, §7.1).", cards=True, points=True, kinds=KIND_TEXTS, hand=-1),
     "passed": EventType("The seat, the trick's winner, declares nothing (§4.4)."),
     "trump_exchanged": EventType("The seat lays the trump nine as the turned card, for `points` (§4.4); "
                                  "`trump_card_taken` follows.", cards=True, points=True, hand=-1),

@@ -15,6 +15,7 @@ from service.games.seating import left_of
 from service.games.tricks import sets_schemas, sets_wire
 from service.games.tricks.sets import Ending, Phase, State
 from service.games.tricks.sets_schemas import CARD_POINTS, TRICK_MOVES, Family, trick_events
+from service.i18n import N_
 from service.wire.form import field
 from service.wire.kinds import BOOL, SEAT, Int, ListOf, OneOf
 
@@ -57,7 +58,8 @@ EVENTS = {
                               "(§5.4)."),
     "claimed": EventType("The seat claims 31 (§4.2d)."),
     "declared": EventType("The seat shows its hand, a bura or Moscow, and wins (§4.2e).", cards=True,
-                          kinds=("bura", "moscow")),
+                          kinds={
+                          "bura": N_("a bura: three trumps"), "moscow": N_("Moscow: three aces")}),
     "passed": EventType("The seat declines to claim in the final round (§4.2f)."),
     "hand_over": EventType("The hand is over (§6); `seat` is its one winner, else null (a void hand, or a "
                            "false claim's several winners).", winner=True),

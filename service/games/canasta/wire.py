@@ -211,7 +211,8 @@ EVENTS = {
     "discarded": EventType("The seat discards a card on the pile, ending its turn (§4.7).", cards=True,
                            hand=-1),
     "asked_to_go_out": EventType("The seat asks its partner whether it may go out (§4.8)."),
-    "answered": EventType("The partner answers: `kind` yes or no (§4.8).", kinds=("yes", "no")),
+    "answered": EventType("The partner answers: `kind` yes or no (§4.8).", kinds={
+        "yes": N_("yes: the seat may go out"), "no": N_("no: the seat may not go out")}),
     "declined_pile": EventType("The stock is gone and the seat may not take the pile (§4.9)."),
     "went_out": EventType("The seat's hand is empty: it goes out (§4.10)."),
     "hand_over": EventType("The hand is over (§4.10-4.11); `seat` is null: sides win, by the score (§7).",
