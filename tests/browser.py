@@ -13,7 +13,9 @@ from typing import Any
 
 
 @contextmanager
-def chromium() -> Iterator[Any]:
+def chromium(*flags: str) -> Iterator[Any]:
+    """A headless Chromium session (``flags``: more of Chromium's switches), logging the console
+    and the network."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -23,7 +25,7 @@ def chromium() -> Iterator[Any]:
     options.binary_location = shutil.which("chromium") or "chromium"
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                  "--disable-background-networking", "--disable-component-update", "--no-first-run",
-                 "--window-size=1280,1000"):
+                 "--window-size=1280,1000", *flags):
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
     driver = webdriver.Chrome(options=options, service=Service(driver_path))

@@ -10,7 +10,6 @@ and plays the move."""
 
 from __future__ import annotations
 
-import base64
 import itertools
 import json
 import random
@@ -23,12 +22,10 @@ from typing import Any
 
 import pytest
 
-from service.api.sealed import SealedHand, Sealer
-from service.games import GAMES
-from service.sealing import Keyring, StateKey, new_id, new_server_seed
 from tests.browser import chromium, responses, wait
 from tests.games import test_bezique_families as bezique
 from tests.games import test_canasta_families as canasta
+from tests.kept_tables import STATE_KEYS, family_positions, kept
 from tests.live import ROOT, gunicorn
 
 WEB = ROOT / "clients" / "web"
@@ -134,72 +131,10 @@ def test_the_builder_names_what_a_choice_lacks(run_builder):
 # jacks on the table), so the test seals such a position with the server's own key, as a hand the
 # page kept in the tab, and the page resumes it: the person sets the counts and plays the move.
 
-STATE_KEY = StateKey("family-test", bytes(range(32)))
-
-
 @pytest.fixture(scope="module")
 def keyed_server() -> Iterator[str]:
-    secret = base64.urlsafe_b64encode(STATE_KEY.secret).decode().rstrip("=")
-    with gunicorn(STATE_KEYS=f"{STATE_KEY.id}:{secret}") as url:
+    with gunicorn(STATE_KEYS=STATE_KEYS) as url:
         yield url
-
-
-def _kept(game_id: str, state: Any, seat: int) -> dict[str, Any]:
-    """The table the page keeps in the tab, for a hand at ``state`` sealed by the server's key."""
-    game, keyring = GAMES[game_id], Keyring([STATE_KEY])
-    hand = SealedHand(new_id(), new_id(), 1, STATE_KEY.id, new_server_seed(), None, None, game.seats(state),
-                      state, 0, b"")
-    others = [other for other in range(hand.seats) if other != seat]
-    return {"game": game_id, "token": Sealer(game, keyring).seal(hand), "seatKey": keyring.seat_keys(hand)[seat],
-            "computerKey": keyring.computer_key(hand, others), "seat": seat, "seats": hand.seats, "seen": 0,
-            "toMove": game.to_move(state), "commitment": "", "dealt": [], "matchToken": None}
-
-
-def _canasta_choice(state: Any, family: dict[str, Any]) -> dict[tuple[int, str], int]:
-    """A legal move of the family (the service's own witness), as the counts of its groups."""
-    from service.games.canasta import families, wire
-
-    found = next(f for f in families_of(state) if wire.FAMILY.dump(f) == family)
-    move = GAMES["canasta"].dump_move(families.witness(state, found))
-    ranks = [g["rank"] for g in family["groups"]]
-    choice = {}
-    for meld in move["melds"]:
-        group = ranks.index(meld["rank"])
-        twos = sum(1 for c in meld["cards"] if c.startswith("2"))
-        jokers = meld["cards"].count("JK")
-        choice |= {(group, "naturals"): len(meld["cards"]) - twos - jokers, (group, "twos"): twos,
-                   (group, "jokers"): jokers}
-    return choice
-
-
-def families_of(state: Any) -> list[Any]:
-    from service.games.canasta import listing
-
-    return listing.listing(state, state.to_move)[1]
-
-
-def _bezique_choice(family: dict[str, Any]) -> list[int]:
-    """A declaration of the family, its sources filled in order, as the count of each source."""
-    counts, jokers = [], family["jokers"]
-    for slot in family["slots"]:
-        need = slot["count"]
-        for source in slot["from"]:
-            wild = source.get("card") == "JK"
-            taken = min(source["most"], need, jokers if wild else need)
-            counts.append(taken)
-            need -= taken
-            jokers -= taken if wild else 0
-    return counts
-
-
-def _family_positions() -> list[tuple[str, str, Any, dict[str, Any], Any]]:
-    big = canasta.random_position(random.Random(7), seats=6, variant="classic", cards=40, phase="play")
-    meld = GAMES["canasta"].listing(big, 1).families[0]
-    hand, exposed, trump = bezique.WORST["eight_jacks_both_JK_eight_exposed"]
-    jacks = bezique.window(hand, exposed, trump=trump)
-    fours = GAMES["bezique"].listing(jacks, 1).families[0]
-    return [("canasta", "en", big, meld, _canasta_choice(big, meld)),
-            ("bezique", "ru", jacks, fours, _bezique_choice(fours))]
 
 
 @pytest.fixture(scope="module")
@@ -214,9 +149,9 @@ def test_a_person_builds_a_move_from_a_family_and_plays_it(browser, keyed_server
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 
-    game_id, lang, state, family, choice = _family_positions()[case]
+    game_id, lang, state, family, choice = family_positions()[case]
     browser.get(f"{keyed_server}/play?lang={lang}")
-    browser.execute_script("sessionStorage.setItem('card-table', arguments[0])", json.dumps(_kept(game_id, state, 1)))
+    browser.execute_script("sessionStorage.setItem('card-table', arguments[0])", json.dumps(kept(game_id, state, 1)))
     browser.get(f"{keyed_server}/play?lang={lang}&game={game_id}&budget=1&pause=0")
     responses(browser)
     assert wait(browser, {"your-turn", "over"}) == "your-turn"

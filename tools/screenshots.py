@@ -1,20 +1,22 @@
 """`make screenshots`: the /play table of every game, at a desktop's size and a phone's (360 px
-wide), a few moves into a hand, in docs/play/ (the README shows them). Headless Chromium through
-Selenium, against the server `make run` starts, as tests/test_play_page.py drives it."""
+wide), a few moves into a hand, in docs/play/ (the README shows them); and the builder of a move
+the listing answers as a family, for Canasta (desktop) and Bezique (phone), in the positions
+tests/test_play_families.py plays. Headless Chromium through Selenium, against the server `make
+run` starts, as the page's tests drive it."""
 
 from __future__ import annotations
 
-import shutil
+import json
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
 from service.games import GAMES
+from tests.browser import chromium, wait
+from tests.kept_tables import STATE_KEYS, family_positions, kept
 from tests.live import gunicorn
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "play"
@@ -23,31 +25,25 @@ MOVES = 3
 """The person's moves before the picture: a hand under way, with a trick or a pile on the table."""
 
 
-def browser() -> Any:
-    options = webdriver.ChromeOptions()
-    options.binary_location = shutil.which("chromium") or "chromium"
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--hide-scrollbars", "--window-size=1280,900"):
-        options.add_argument(flag)
-    return webdriver.Chrome(options=options, service=Service(shutil.which("chromedriver") or "chromedriver"))
+def metrics(driver: Any, size: str, height: int | None = None) -> None:
+    width, screen, mobile = SIZES[size]
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": height or screen, "deviceScaleFactor": 1, "mobile": mobile})
 
 
-STATE = "return document.getElementById('table').dataset.state || ''"
-
-
-def wait(driver: Any, states: set[str]) -> str:
-    deadline = time.monotonic() + 60
-    while (state := driver.execute_script(STATE)) not in states:
-        if time.monotonic() > deadline:
-            raise TimeoutError(state)
-        time.sleep(0.05)
-    return str(state)
+def save(driver: Any, size: str, name: str) -> Path:
+    """The whole page (up to 2,400 px high)."""
+    path = OUT / f"{name}-{size}.png"
+    height = int(driver.execute_script("return document.documentElement.scrollHeight"))
+    metrics(driver, size, min(height, 2400))
+    driver.save_screenshot(str(path))
+    return path
 
 
 def shoot(driver: Any, url: str, game_id: str, lang: str, size: str) -> Path:
-    width, height, mobile = SIZES[size]
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
+    metrics(driver, size)
+    driver.get(f"{url}/play?lang={lang}")
+    driver.execute_script("sessionStorage.clear()")  # the hand of the last picture, unfinished
     driver.get(f"{url}/play?lang={lang}&game={game_id}&budget=50&pause=0")
     while not driver.execute_script("return document.querySelectorAll('#players option').length"):
         time.sleep(0.05)
@@ -60,26 +56,33 @@ def shoot(driver: Any, url: str, game_id: str, lang: str, size: str) -> Path:
         if cards and driver.find_elements(By.CSS_SELECTOR, "#hand [aria-pressed=true]"):  # its moves offered
             driver.find_elements(By.CSS_SELECTOR, "#moves .move")[0].click()
     wait(driver, {"your-turn", "over"})
-    path = OUT / f"{game_id}-{size}.png"
-    full = min(int(driver.execute_script("return document.documentElement.scrollHeight")), 2400)
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": width, "height": full, "deviceScaleFactor": 1, "mobile": mobile})
+    return save(driver, size, game_id)
+
+
+def shoot_family(driver: Any, url: str, case: int, size: str) -> Path:
+    """The builder, scrolled into view: the page resumes a kept table whose listing has families."""
+    game_id, lang, state, _, _ = family_positions()[case]
+    metrics(driver, size)
+    driver.get(f"{url}/play?lang={lang}")
+    table = json.dumps(kept(game_id, state, 1))
+    driver.execute_script("sessionStorage.setItem('card-table', arguments[0])", table)
+    driver.get(f"{url}/play?lang={lang}&game={game_id}&budget=50&pause=0")
+    wait(driver, {"your-turn"})
+    driver.execute_script("document.getElementById('families').scrollIntoView()")
+    path = OUT / f"{game_id}-family-{size}.png"
     driver.save_screenshot(str(path))
+    driver.get("about:blank")
     return path
 
 
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
-    driver = browser()
-    try:
-        with gunicorn() as url:
-            for n, game_id in enumerate(GAMES):
-                for size in SIZES:
-                    lang = "ru" if (n + (size == "phone")) % 2 else "en"
-                    shot = shoot(driver, url, game_id, lang, size)
-                    print(shot.relative_to(OUT.parent.parent), file=sys.stderr)
-    finally:
-        driver.quit()
+    with chromium("--hide-scrollbars") as driver, gunicorn(STATE_KEYS=STATE_KEYS) as url:
+        shots = [shoot(driver, url, game_id, "ru" if (n + (size == "phone")) % 2 else "en", size)
+                 for n, game_id in enumerate(GAMES) for size in SIZES]
+        shots += [shoot_family(driver, url, 0, "desktop"), shoot_family(driver, url, 1, "phone")]
+    for shot in shots:
+        print(shot.relative_to(OUT.parent.parent), file=sys.stderr)
 
 
 if __name__ == "__main__":

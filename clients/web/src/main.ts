@@ -344,17 +344,32 @@ function seatName(current: Table, seat: number): string {
 function valueNode(current: Table, value: Json): Node {
   if (isCard(current, value)) return cardNode(current, value);
   if (Array.isArray(value)) {
-    if (value.length && value.every((item) => isCard(current, item))) {
+    const drawn = (item: Json) => isCard(current, item) || (isObject(item) && isCard(current, item["card"] ?? null));
+    if (value.length && value.every(drawn)) {
       return el("span", { class: "cards small" }, ...value.map((item) => valueNode(current, item)));
     }
     return el("ol", { class: "list", start: "0" }, ...value.map((item) => el("li", {}, valueNode(current, item))));
   }
   if (isObject(value)) {
+    const card = value["card"];
+    if (card !== undefined && isCard(current, card)) return placedCard(current, card, value);
     return el("dl", {}, ...Object.entries(value).flatMap(([key, item]) => [
       el("dt", {}, fieldName(key, lang)), el("dd", {}, valueNode(current, item))]));
   }
   if (typeof value === "boolean") return document.createTextNode(value ? words.yes : words.no);
   return document.createTextNode(value === null ? "—" : String(value));
+}
+
+/** A card with what the rules say of it where it lies (a trick's card and its seat, an exposed
+ * card and the declarations it scored in, a wild card and what it stands for), drawn, not listed. */
+function placedCard(current: Table, card: string, placed: Wire): HTMLElement {
+  const notes: string[] = [];
+  if (typeof placed["seat"] === "number") notes.push(seatName(current, placed["seat"]));
+  const as = placed["as"];
+  if (typeof as === "string" && as !== card) notes.push(`${fieldName("as", lang)}: ${current.detail.card_names[as] ?? as}`);
+  const tags = placed["tags"];
+  if (Array.isArray(tags)) notes.push(...tags.filter((tag) => typeof tag === "string").map((tag) => kindName(current, tag)));
+  return el("span", { class: "placed" }, cardNode(current, card), ...notes.map((note) => el("small", {}, note)));
 }
 
 const SHOWN_APART = new Set(["game", "seats", "options", "status", "seat", "hand", "to_move", "dealer", "hand_sizes",
@@ -503,7 +518,8 @@ function countCards(current: Table, ids: number[], cards: string[]): SVGSVGEleme
 
 /** What a value of `kind` is, in the game's words. */
 function kindName(current: Table, kind: string): string {
-  return current.detail.descriptions.kinds[kind] ?? kind;
+  const said = current.detail.descriptions.kinds[kind];
+  return said === undefined ? kind : said.split(":")[0] ?? said;  // its name, before what it is made of
 }
 
 /** What a move type does, without its rule citation. */
@@ -519,6 +535,7 @@ function moveValues(current: Table, listed: Wire): HTMLElement {
     if (values.childNodes.length) values.append(" ");
     values.append(key === "suit" && typeof value === "string" ? suitSign(value)
       : key === "kind" && typeof value === "string" ? kindName(current, value)
+      : key === "multiplicity" && typeof value === "number" ? `× ${value}`
       : key === "exposed_id" && typeof value === "number" ? exposedCard(current, value) : inlineNode(current, value));
   }
   return values;
@@ -540,6 +557,12 @@ function exposedCard(current: Table, id: number): Node {
 function inlineNode(current: Table, value: Json): Node {
   if (isCard(current, value)) return cardNode(current, value);
   if (Array.isArray(value)) return el("span", { class: "inline" }, ...value.map((item) => inlineNode(current, item)));
+  if (isObject(value) && isCard(current, value["card"] ?? null)) {  // a card, and what a wild card stands for
+    const { card, as } = value;
+    const shown = [inlineNode(current, card ?? null)];
+    if (typeof as === "string" && as !== card) shown.push(document.createTextNode("="), inlineNode(current, as));
+    return el("span", { class: "inline" }, ...shown);
+  }
   if (isObject(value)) {
     return el("span", { class: "inline group" }, ...Object.entries(value).filter(([, item]) => item !== null)
       .map(([key, item]) => el("span", {}, key === "cards" ? "" : `${fieldName(key, lang)} `, inlineNode(current, item))));
@@ -548,15 +571,23 @@ function inlineNode(current: Table, value: Json): Node {
   return document.createTextNode(String(value));
 }
 
+/** An event's value where its description names the field (`kind`, `points`, `suit`). */
+function eventValue(current: Table, field: string, value: Json | undefined): string | null {
+  if (field === "kind" && typeof value === "string") return kindName(current, value);
+  if (field === "suit" && typeof value === "string") return suitSign(value);
+  if ((field === "to" || field === "seat") && typeof value === "number") return seatName(current, value);
+  if (typeof value === "number" || typeof value === "string") return String(value);
+  return null;
+}
+
 function logEvent(current: Table, event: Wire): void {
   const type = String(event["type"]);
   const seat = typeof event["seat"] === "number" ? seatName(current, event["seat"]) : "";
-  const said = (current.detail.descriptions.events[type] ?? type).replace(/\s*\(§[^)]*\)/g, "");
+  const said = (current.detail.descriptions.events[type] ?? type).replace(/\s*\(§[^)]*\)/g, "")
+    .replace(/`(\w+)`/g, (code, field: string) => eventValue(current, field, event[field]) ?? code);
   const line = el("li", { "data-event": type }, el("strong", {}, seat ? `${seat}: ` : ""), said);
   const cards = cardsOf(event["cards"]);
   if (cards.length) line.append(" ", el("span", { class: "cards tiny" }, ...cards.map((code) => cardNode(current, code))));
-  if (typeof event["kind"] === "string") line.append(`: ${kindName(current, event["kind"])}`);
-  if (typeof event["points"] === "number") line.append(` (${event["points"]})`);
   const log = byId("log");
   log.prepend(line);
 }
