@@ -583,11 +583,17 @@ function eventValue(current: Table, field: string, value: Json | undefined): str
 function logEvent(current: Table, event: Wire): void {
   const type = String(event["type"]);
   const seat = typeof event["seat"] === "number" ? seatName(current, event["seat"]) : "";
+  const told = new Set<string>();
   const said = (current.detail.descriptions.events[type] ?? type).replace(/\s*\(§[^)]*\)/g, "")
-    .replace(/`(\w+)`/g, (code, field: string) => eventValue(current, field, event[field]) ?? code);
+    .replace(/`(\w+)`/g, (code, field: string) => {
+      const value = eventValue(current, field, event[field]);
+      if (value !== null) told.add(field);
+      return value ?? code;
+    });
   const line = el("li", { "data-event": type }, el("strong", {}, seat ? `${seat}: ` : ""), said);
   const cards = cardsOf(event["cards"]);
   if (cards.length) line.append(" ", el("span", { class: "cards tiny" }, ...cards.map((code) => cardNode(current, code))));
+  if (typeof event["points"] === "number" && !told.has("points")) line.append(` (${event["points"]})`);
   const log = byId("log");
   log.prepend(line);
 }
