@@ -36,6 +36,7 @@ def save(driver: Any, size: str, name: str) -> Path:
     path = OUT / f"{name}-{size}.png"
     height = int(driver.execute_script("return document.documentElement.scrollHeight"))
     metrics(driver, size, min(height, 2400))
+    time.sleep(0.3)  # the page laid out again at its new height
     driver.save_screenshot(str(path))
     return path
 

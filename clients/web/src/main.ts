@@ -340,24 +340,55 @@ function seatName(current: Table, seat: number): string {
   return seat === current.seat ? words.you : words.computer(seat);
 }
 
-/** Any value of a view or a score: cards drawn, lists and objects laid out, the rest as text. */
-function valueNode(current: Table, value: Json): Node {
+/** Fields whose number is a seat (and ``teams``, whose lists' numbers are). */
+const SEAT_FIELDS = new Set(["seat", "leader", "first_leader", "trick_winner", "winning_seat", "claimed_by",
+                             "stock_closed_by", "named_by", "first_to_66", "turn", "last_taker"]);
+
+/** Any value of a view or a score (``field``: the field it is the value of): cards drawn, seats
+ * named, a list with an entry per seat by seat, a trick by its plays, the rest laid out as text. */
+function valueNode(current: Table, value: Json, field = ""): Node {
   if (isCard(current, value)) return cardNode(current, value);
+  if (typeof value === "number" && (SEAT_FIELDS.has(field) || field === "teams")) {
+    return document.createTextNode(seatName(current, value));
+  }
   if (Array.isArray(value)) {
     const drawn = (item: Json) => isCard(current, item) || (isObject(item) && isCard(current, item["card"] ?? null));
     if (value.length && value.every(drawn)) {
       return el("span", { class: "cards small" }, ...value.map((item) => valueNode(current, item)));
     }
-    return el("ol", { class: "list", start: "0" }, ...value.map((item) => el("li", {}, valueNode(current, item))));
+    if (value.length === current.seats && field !== "" && field !== "plays" && field !== "teams") {  // a view's field only
+      return el("ul", { class: "list per-seat" }, ...value.map((item, seat) =>
+        el("li", {}, el("span", { class: "who" }, `${seatName(current, seat)}: `), valueNode(current, item))));
+    }
+    const inner = field === "teams" ? field : "";  // a team's entries are seats
+    return el("ol", { class: "list", start: "0" }, ...value.map((item) => el("li", {}, valueNode(current, item, inner))));
   }
   if (isObject(value)) {
     const card = value["card"];
     if (card !== undefined && isCard(current, card)) return placedCard(current, card, value);
+    if (Array.isArray(value["plays"])) return trickNode(current, value["plays"], value["winning_seat"] ?? null);
+    if (typeof value["seat"] === "number" && cardsOf(value["cards"]).length) return playNode(current, value);
     return el("dl", {}, ...Object.entries(value).flatMap(([key, item]) => [
-      el("dt", {}, fieldName(key, lang)), el("dd", {}, valueNode(current, item))]));
+      el("dt", {}, fieldName(key, lang)), el("dd", {}, valueNode(current, item, key))]));
   }
   if (typeof value === "boolean") return document.createTextNode(value ? words.yes : words.no);
   return document.createTextNode(value === null ? "—" : String(value));
+}
+
+/** A trick of several cards a play (Bura's, Kozel's): each play, and who takes the trick so far. */
+function trickNode(current: Table, plays: Json[], winning: Json): Node {
+  const node = el("div", { class: "plays" }, ...plays.map((play) => valueNode(current, play)));
+  if (typeof winning === "number") node.append(el("small", {}, `${fieldName("winning_seat", lang)}: ${seatName(current, winning)}`));
+  return node;
+}
+
+/** One seat's cards played together, and whether they were beaten. */
+function playNode(current: Table, play: Wire): Node {
+  const notes = [typeof play["seat"] === "number" ? seatName(current, play["seat"]) : ""];
+  if (play["beat"] === true) notes.push(fieldName("beat", lang));
+  if (play["face_down"] === true) notes.push(fieldName("face_down", lang));
+  return el("span", { class: "placed" }, el("span", { class: "cards small" }, ...cardsOf(play["cards"]).map((code) => cardNode(current, code))),
+            ...notes.map((note) => el("small", {}, note)));
 }
 
 /** A card with what the rules say of it where it lies (a trick's card and its seat, an exposed
@@ -404,13 +435,13 @@ async function render(current: Table, listing: Listing): Promise<void> {
   for (const field of ["trick", "pile"]) {
     const value = view[field];
     if (value !== undefined && value !== null && !(Array.isArray(value) && value.length === 0)) {
-      middle.push(el("div", { class: `zone ${field}` }, el("div", { class: "label" }, fieldName(field, lang)), valueNode(current, value)));
+      middle.push(el("div", { class: `zone ${field}` }, el("div", { class: "label" }, fieldName(field, lang)), valueNode(current, value, field)));
     }
   }
   byId("middle").replaceChildren(...middle);
   // everything else the seat sees, field by field
   byId("details").replaceChildren(...Object.entries(view).filter(([key]) => !SHOWN_APART.has(key) && !BOOKKEEPING.has(key)).map(([key, value]) =>
-    el("div", { class: "detail" }, el("span", { class: "label" }, fieldName(key, lang)), valueNode(current, value))));
+    el("div", { class: "detail" }, el("span", { class: "label" }, fieldName(key, lang)), valueNode(current, value, key))));
   renderHand(current, cardsOf(view["hand"]), listing.moves);
   renderFamilies(current, listing.families);
 }
