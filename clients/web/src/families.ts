@@ -46,8 +46,6 @@ export type Unmet =
 export interface Builder {
   groups: Group[];
   counts: Count[];
-  /** The choice to start from: every count at its least. */
-  start(): number[];
   unmet(choice: number[]): Unmet[];
   move(choice: number[]): Wire;
 }
@@ -87,7 +85,6 @@ function canastaBuilder(family: CanastaFamily): Builder {
   return {
     groups,
     counts,
-    start: () => counts.map((count) => count.least),
     unmet(choice) {
       const found: Unmet[] = [];
       let points = top ? family.top_card_points : 0;
@@ -166,7 +163,6 @@ function beziqueBuilder(family: BeziqueFamily): Builder {
   return {
     groups,
     counts,
-    start: () => counts.map((count) => count.least),
     unmet(choice) {
       const found: Unmet[] = [];
       family.slots.forEach((slot, index) => {

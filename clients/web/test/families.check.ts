@@ -42,6 +42,6 @@ const answers = families.map((family) => {
     if (lacking.length === 0) complete.push(built.move(choice));
     for (const item of lacking) unmet.add(item.what);
   }
-  return { complete, tried, unmet: [...unmet].sort(), start: built.unmet(built.start()).map((item) => item.what) };
+  return { complete, tried, unmet: [...unmet].sort() };
 });
 process.stdout.write(JSON.stringify(answers));
