@@ -122,6 +122,7 @@ def test_the_builder_names_what_a_choice_lacks(run_builder):
     """Each rule a choice can break is named by the builder, in some family of these listings."""
     answers = run_builder([f for _, f in itertools.chain(canasta_families(), bezique_families())])
     named = set().union(*(answer["unmet"] for answer in answers))
+    assert "missed-count" not in named, "a count outside its bounds, or not whole, is named as such"
     assert named >= {"naturals", "group-size", "nothing-laid", "points", "cards-left", "slot", "from-hand",
                      "jokers", "wild"}, named
 

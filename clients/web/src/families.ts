@@ -31,6 +31,7 @@ export interface Group {
 }
 
 export type Unmet =
+  | { what: "count"; group: number; have: number; least: number; most: number }
   | { what: "naturals"; group: number; have: number; need: number }
   | { what: "wild"; group: number; have: number; most: number }
   | { what: "group-size"; group: number; have: number }
@@ -51,7 +52,19 @@ export interface Builder {
 }
 
 export function builder(family: Family): Builder {
-  return family.type === "declare" ? beziqueBuilder(family) : canastaBuilder(family);
+  const built = family.type === "declare" ? beziqueBuilder(family) : canastaBuilder(family);
+  return { ...built, unmet: (choice) => outside(built.counts, choice) ?? built.unmet(choice) };
+}
+
+/** The counts a person typed outside their bounds (or not whole), if any: the move would not be
+ * the one the counts say. */
+function outside(counts: Count[], choice: number[]): Unmet[] | null {
+  const found: Unmet[] = counts.flatMap((count, n) => {
+    const have = at(choice, n);
+    return Number.isInteger(have) && have >= count.least && have <= count.most ? []
+      : [{ what: "count", group: count.group, have, least: count.least, most: count.most }];
+  });
+  return found.length ? found : null;
 }
 
 const at = (choice: number[], index: number): number => choice[index] ?? 0;

@@ -47,6 +47,7 @@ const EN = {
   } as Record<Count["kind"], string>,
   unmet: (item: Unmet, groupName: (group: number) => string): string => {
     switch (item.what) {
+      case "count": return `${groupName(item.group)}: a count is a whole number from ${item.least} to ${item.most}`;
       case "naturals": return `${groupName(item.group)}: at least ${item.need} naturals`;
       case "wild": return `${groupName(item.group)}: at most ${item.most} wild cards`;
       case "group-size": return `${groupName(item.group)}: a meld has at least 3 cards`;
@@ -105,6 +106,7 @@ const RU: typeof EN = {
   },
   unmet: (item, groupName) => {
     switch (item.what) {
+      case "count": return `${groupName(item.group)}: число — целое, от ${item.least} до ${item.most}`;
       case "naturals": return `${groupName(item.group)}: простых карт не меньше ${item.need}`;
       case "wild": return `${groupName(item.group)}: джокеров и двоек не больше ${item.most}`;
       case "group-size": return `${groupName(item.group)}: в выкладке не меньше 3 карт`;

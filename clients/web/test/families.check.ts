@@ -42,6 +42,11 @@ const answers = families.map((family) => {
     if (lacking.length === 0) complete.push(built.move(choice));
     for (const item of lacking) unmet.add(item.what);
   }
+  // one count past its most, one below its least, one not whole: never complete
+  for (const wrong of [(most: number) => most + 1, () => -1, (most: number) => most - 0.5]) {
+    const choice = built.counts.map((count, n) => n === 0 ? wrong(count.most) : count.least);
+    if (built.counts.length && built.unmet(choice).every((item) => item.what !== "count")) unmet.add("missed-count");
+  }
   return { complete, tried, unmet: [...unmet].sort() };
 });
 process.stdout.write(JSON.stringify(answers));
