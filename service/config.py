@@ -26,14 +26,21 @@ class Settings:
     legal play (a Canasta listing of a large hand) take a few hundred KB."""
     suggest_budget_ms: int = 100
     """The computer player's time for a move when the request names none (``budget_ms``)."""
-    suggest_max_budget_ms: int = 1_000
+    suggest_max_budget_ms: int = 250
     """The most time one ``suggest`` may ask for; past it, a 422 naming ``/budget_ms``. A request
-    that names a sample count instead stops at this time too."""
+    that names a sample count instead stops at this time too, so no request searches longer."""
     suggest_max_samples: int = 10_000
     """The most samples one ``suggest`` may ask for; past it, a 422 naming ``/samples``."""
-    replay_store: str = ""
-    """The replay guard's Redis (``redis://host:6379/0``); empty: no guard, every token of a hand
-    plays (README, "Run at scale")."""
+    search_slots: int = 1
+    """Searches of the computer player this instance runs at once, over all its workers; another
+    is refused at once (503). From the environment, by default half the workers (times their
+    threads), at least one, so that a search never takes the last worker the rules have."""
+    replay_store: str = "sqlite:////tmp/card-rules/replay.sqlite3"
+    """The replay guard's store: a SQLite file shared by one machine's workers (``sqlite:///``
+    then the path; four slashes for an absolute one), a Redis for several machines
+    (``redis://host:6379/0``), or ``off``: every token of a hand plays (README, "Run at scale")."""
+    replay_store_timeout_ms: int = 50
+    """Milliseconds a store may take to answer before it counts as down."""
     replay_store_down: str = "refuse"
     """When the replay store does not answer: ``refuse`` sealed moves (503), or ``serve`` them
     unguarded."""
@@ -55,6 +62,9 @@ class Settings:
         down = env.get("REPLAY_STORE_DOWN", cls.replay_store_down).strip().lower()
         if down not in REPLAY_STORE_DOWN:
             raise ValueError(f"REPLAY_STORE_DOWN must be one of {', '.join(REPLAY_STORE_DOWN)}")
+        store = env.get("REPLAY_STORE", cls.replay_store).strip() or "off"
+        if store != "off" and not store.startswith(("sqlite:///", "redis://", "rediss://", "unix://")):
+            raise ValueError("REPLAY_STORE is off, sqlite:///path, redis://host:port/db, rediss:// or unix://")
         origins = tuple(o.strip() for o in env.get("CORS_ORIGINS", "").split(",") if o.strip())
         return cls(
             max_body_bytes=int(env.get("MAX_BODY_BYTES", cls.max_body_bytes)),
@@ -63,13 +73,21 @@ class Settings:
             suggest_budget_ms=int(env.get("SUGGEST_BUDGET_MS", cls.suggest_budget_ms)),
             suggest_max_budget_ms=int(env.get("SUGGEST_MAX_BUDGET_MS", cls.suggest_max_budget_ms)),
             suggest_max_samples=int(env.get("SUGGEST_MAX_SAMPLES", cls.suggest_max_samples)),
-            replay_store=env.get("REPLAY_STORE", cls.replay_store).strip(),
+            search_slots=int(env.get("SEARCH_SLOTS", 0)) or default_search_slots(env),
+            replay_store=store,
+            replay_store_timeout_ms=int(env.get("REPLAY_STORE_TIMEOUT_MS", cls.replay_store_timeout_ms)),
             replay_store_down=down,
             replay_keep_seconds=int(env.get("REPLAY_KEEP_SECONDS", cls.replay_keep_seconds)),
             log_level=level,
             cors_origins=origins,
             state_keys=StateKey.parse(env["STATE_KEYS"]) if env.get("STATE_KEYS", "").strip() else (),
         )
+
+
+def default_search_slots(env: Mapping[str, str]) -> int:
+    """Half of gunicorn's workers (``WORKERS``, else one per usable CPU) times their threads."""
+    workers = int(env.get("WORKERS", 0)) or usable_cpus()
+    return max(1, workers * int(env.get("THREADS", 1)) // 2)
 
 
 def usable_cpus(cgroup: Path = Path("/sys/fs/cgroup")) -> int:

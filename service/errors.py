@@ -142,11 +142,28 @@ class Replayed(TokenRefused):
     status, title, slug, cause = 409, N_("This hand has moved on"), "replayed", "replayed"
 
 
+class HandUnknown(TokenRefused):
+    """A sealed move on a hand the replay guard has no record of in the token's epoch: its store
+    lost it (restarted without its data, evicted it), the hand was dealt before the guard ran, or
+    it was left longer than the guard keeps hands. Refused, not trusted: its tokens cannot be
+    judged."""
+
+    status, title, slug, cause = 409, N_("This hand cannot be judged"), "hand-unknown", "unjudged"
+
+
 class ReplayStoreDown(ServiceError):
     """The replay guard's store did not answer, and the operator chose to refuse sealed moves
     then (``REPLAY_STORE_DOWN=refuse``) rather than serve them unguarded."""
 
     status, title, slug = 503, N_("The replay guard's store is unavailable"), "replay-store-down"
+
+
+class ComputerBusy(ServiceError):
+    """Every search this instance runs at once (``SEARCH_SLOTS``) is taken: the computer player's
+    request is refused at once, never queued behind them (a 503 with ``Retry-After``)."""
+
+    status, title, slug = 503, N_("The computer player is busy"), "computer-busy"
+    limit = "SEARCH_SLOTS"
 
 
 class WrongMode(Located):

@@ -8,6 +8,9 @@ A token is base64 (RFC 4648, standard alphabet) of::
 
 The bytes before the salt are the AEAD's associated data, so the format, the game and the kind
 are authenticated though readable, and a token of another format, game or kind is named as such.
+The readable header is bounded (a game id of at most 32 bytes, a key id of at most 64) and none
+of its text is echoed before the tag has vouched for it: another game is named only then, and a
+key id never.
 Every token is sealed under its own key, HMAC(the server key's token secret, a random 128-bit
 salt), so no AES key ever meets two messages and the random-nonce limit of 2^32 messages per GCM
 key does not apply (a busy service seals one token a move).
@@ -57,6 +60,8 @@ COMPUTER = 0xC0
 """A computer key's first byte: it is never a seat (a table has six at most)."""
 SERVER_SEED_BYTES = 32
 """256 bits: no seed can be guessed from the cards a seat sees."""
+MAX_GAME_ID_BYTES, MAX_KEY_ID_BYTES = 32, 64
+"""The most bytes a token's readable header gives a game id, and a key id (``StateKey``)."""
 MAX_PLAIN = 1 << 20
 """Bytes a token's plaintext is at most: far above any hand's record (Bezique's, played out with
 its events: 45 kB)."""
@@ -70,8 +75,8 @@ class StateKey:
     secret: bytes
 
     def __post_init__(self) -> None:
-        if not 1 <= len(self.id.encode()) <= 64:
-            raise ValueError("a state key id is 1 to 64 bytes")
+        if not 1 <= len(self.id.encode()) <= MAX_KEY_ID_BYTES:
+            raise ValueError(f"a state key id is 1 to {MAX_KEY_ID_BYTES} bytes")
         if len(self.secret) != KEY_BYTES:
             raise ValueError(f"a state key is {KEY_BYTES} bytes")
 
@@ -160,17 +165,17 @@ class Keyring:
             raise BadToken(at, "is a {found}, not a {wanted}", cause="other-kind",
                            found=Translated(KIND_NAMES.get(found_kind, N_("token of another kind"))),
                            wanted=Translated(KIND_NAMES[kind]))
-        if found_game != game:
-            raise BadToken(at, "is a {found} token: this path is for {game}", found=found_game, game=game,
-                           cause="other-game")
-        if key_id not in self._token_secret:
-            raise BadToken(at, "was sealed with key '{key}', which this server does not hold (rotated out, "
-                               "or another deployment's)", cause="unknown-key", key=key_id)
+        if key_id not in self._token_secret:  # the key id is not echoed: nothing has vouched for it
+            raise BadToken(at, "was sealed with a key this server does not hold (rotated out, or another "
+                               "deployment's)", cause="unknown-key")
         header = raw[:len(raw) - len(rest)]
         try:
             plain = self._aead(key_id, rest[:SALT_BYTES]).decrypt(NONCE, rest[SALT_BYTES:], header)
         except (InvalidTag, ValueError):
             raise BadToken(at, "has been altered or cut short", cause="altered") from None
+        if found_game != game:  # named once the tag vouches for it: a game id this service wrote
+            raise BadToken(at, "is a {found} token: this path is for {game}", found=found_game, game=game,
+                           cause="other-game")
         return _decompressed(plain, at)
 
     def _aead(self, key_id: str, salt: bytes) -> AESGCM:
@@ -235,6 +240,8 @@ def _unpadded_b64decode(text: str) -> bytes:
 
 def _header(kind: bytes, game: str, key_id: str) -> bytes:
     game_bytes, key_bytes = game.encode(), key_id.encode()
+    if len(game_bytes) > MAX_GAME_ID_BYTES:
+        raise ValueError(f"a game id is at most {MAX_GAME_ID_BYTES} bytes")
     return bytes((FORMAT, *kind, len(game_bytes), *game_bytes, len(key_bytes), *key_bytes))
 
 
@@ -256,10 +263,16 @@ def _read_header(raw: bytes, at: str) -> tuple[bytes, str, str, bytes]:
     key_end = game_end + 1 + raw[game_end]
     if len(raw) < key_end + SALT_BYTES + 16:
         raise _short(at)
+    if raw[2] > MAX_GAME_ID_BYTES or raw[game_end] > MAX_KEY_ID_BYTES:
+        raise _stranger(at)
     try:
         return kind, raw[3:game_end].decode(), raw[game_end + 1:key_end].decode(), raw[key_end:]
     except UnicodeDecodeError:
-        raise BadToken(at, "is not a token of this service", cause="not-a-token") from None
+        raise _stranger(at) from None
+
+
+def _stranger(at: str) -> BadToken:
+    return BadToken(at, "is not a token of this service", cause="not-a-token")
 
 
 def _decompressed(compressed: bytes, at: str) -> bytes:

@@ -24,7 +24,14 @@ def redis_binary() -> str:
 @contextmanager
 def redis_server() -> Iterator[str]:
     """A redis-server of its own, yielding its URL (``redis://127.0.0.1:port/0``)."""
-    port = free_port()
+    with redis_process(free_port()) as (url, _):
+        yield url
+
+
+@contextmanager
+def redis_process(port: int) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """A redis-server on ``port`` (started again on the same port, it is a Redis restarted without
+    its data), yielding its URL and its process (to stop with SIGSTOP)."""
     with tempfile.TemporaryDirectory() as workdir:
         process = subprocess.Popen(
             [redis_binary(), "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
@@ -41,7 +48,7 @@ def redis_server() -> Iterator[str]:
                     if process.poll() is not None or time.monotonic() > deadline:
                         raise RuntimeError("redis-server did not start") from None
                     time.sleep(0.05)
-            yield url
+            yield url, process
         finally:
             client.close()
             process.terminate()

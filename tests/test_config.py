@@ -45,6 +45,19 @@ def test_the_replay_guard_comes_from_the_environment():
                                   "REPLAY_KEEP_SECONDS": "600"})
     assert (settings.replay_store, settings.replay_store_down, settings.replay_keep_seconds) == \
         ("redis://store:6379/0", "serve", 600)
-    assert Settings.from_env({}).replay_store == "" and Settings.from_env({}).replay_store_down == "refuse"
+    default = Settings.from_env({})
+    assert (default.replay_store, default.replay_store_down, default.replay_store_timeout_ms) == \
+        ("sqlite:////tmp/card-rules/replay.sqlite3", "refuse", 50)
+    assert Settings.from_env({"REPLAY_STORE": ""}).replay_store == "off"
+    assert Settings.from_env({"REPLAY_STORE_TIMEOUT_MS": "20"}).replay_store_timeout_ms == 20
     with pytest.raises(ValueError, match="REPLAY_STORE_DOWN"):
         Settings.from_env({"REPLAY_STORE_DOWN": "maybe"})
+    with pytest.raises(ValueError, match="REPLAY_STORE"):
+        Settings.from_env({"REPLAY_STORE": "memcached://store"})
+
+
+def test_search_slots_are_half_the_workers_unless_set():
+    assert Settings.from_env({"WORKERS": "4"}).search_slots == 2
+    assert Settings.from_env({"WORKERS": "2", "THREADS": "4"}).search_slots == 4
+    assert Settings.from_env({"WORKERS": "1"}).search_slots == 1
+    assert Settings.from_env({"WORKERS": "4", "SEARCH_SLOTS": "3"}).search_slots == 3

@@ -254,7 +254,8 @@ def test_every_problem_is_wholly_russian_when_asked_in_russian(client):
         assert not [(t, english_in(t)) for t in texts if english_in(t)], (case, body)
         met[body["type"]] = case
     slugs = {f"urn:card-rules:problem:{cls.slug}" for cls in _subclasses(ServiceError)}
-    elsewhere = {"internal", "limit-exceeded", "replayed", "replay-store-down", "token-refused", "wrong-mode"}
+    elsewhere = {"internal", "limit-exceeded", "replayed", "replay-store-down", "token-refused", "wrong-mode",
+                 "hand-unknown", "computer-busy"}
     assert slugs - set(met) == {f"urn:card-rules:problem:{slug}" for slug in elsewhere} & slugs
 
 
@@ -264,11 +265,27 @@ def _subclasses(cls):
         yield from _subclasses(sub)
 
 
+def _busy():
+    from service.errors import ComputerBusy
+    from service.slots import Slots
+
+    slots = Slots(1)
+    with slots.held():
+        try:
+            with slots.held():
+                pass
+        except ComputerBusy as busy:
+            return busy
+    raise AssertionError("a second holder of one slot")
+
+
 def _unmet_problems():
     from service.errors import LimitExceeded, ReplayStoreDown, WrongMode
-    from service.replay import _moved_on
+    from service.replay import _moved_on, _unknown
 
     return [
+        _unknown(),
+        _busy(),
         LimitExceeded("the listing has {entries} entries, more than this server's MAX_LISTING ({most})",
                       limit="MAX_LISTING", value=5, entries=9, most=5),
         _moved_on(3, 5),
@@ -279,8 +296,9 @@ def _unmet_problems():
 
 @pytest.mark.parametrize("error", _unmet_problems(), ids=lambda error: error.slug)
 def test_the_problems_this_client_does_not_meet_are_russian_too(error):
-    """A listing past an operator's limit, the replay guard's refusals (met against a real Redis
-    in tests/api/test_replay_guard.py), a sealed match's table (tests/api/test_sealed_http.py)."""
+    """A listing past an operator's limit, the replay guard's refusals (met against its stores in
+    tests/api/test_replay_guard.py and test_replay_faults.py), every search slot taken
+    (tests/api/test_computer_guard.py), a sealed match's table (tests/api/test_sealed_http.py)."""
     from service.i18n import translate, written
 
     for text in (translate(error.title, "ru"), written(error.detail, "ru")):

@@ -213,10 +213,10 @@ def test_rotation_the_first_key_seals_and_every_listed_key_opens() -> None:
     old_token = sealed(keys=(OLD,))
     assert opened(old_token, keys=(NEW, OLD)) == hand()
     new_token = sealed(keys=(NEW, OLD))
-    with pytest.raises(BadToken, match="'k2', which this server does not hold"):
-        opened(new_token, keys=(OLD,))
-    with pytest.raises(BadToken, match="'k1', which this server does not hold"):
-        opened(old_token, keys=(NEW,))
+    for token, keys in ((new_token, (OLD,)), (old_token, (NEW,))):
+        with pytest.raises(BadToken, match="a key this server does not hold") as refused:
+            opened(token, keys=keys)
+        assert "k1" not in str(refused.value) and "k2" not in str(refused.value)  # a key id is not told
 
 
 def test_a_token_sealed_with_another_secret_under_the_same_id_is_altered() -> None:

@@ -13,6 +13,7 @@ from flask import Flask
 from flask_smorest.utils import prepare_response
 
 from service.api import docs, limits, metering, observability, openapi, play, problems
+from service.api.limits import SearchLimits
 from service.api.parsing import CompiledParser, CompiledValidators
 from service.api.routes import LANG, LANG_PARAMETER, game_blueprint, meta_blueprint, metered_routes
 from service.api.schemas import Problem
@@ -105,6 +106,14 @@ is one of the computer's, answering the new token and the public events.
 
 Changes in 2.4: `GET /v1/games/{game}`'s `descriptions` also say what each value of `kind` means
 (Bezique's declaration kinds, Bura's showings, Canasta's answers), in the language asked for.
+
+Changes in 2.5: the replay guard is on by default (a SQLite file on one machine): a sealed deal
+records its hand, and a token of a hand the guard cannot judge (its store lost it, or it was
+dealt with no guard) is a 409 of type `hand-unknown`. `sealed/suggest` and `sealed/computer-move`
+on a token the hand has moved past are a 409 before any search, and `computer-move` asked again
+on the same token answers the move already made. The computer player's searches are bounded per
+instance: past them, a 503 of type `computer-busy` with `Retry-After`. `SUGGEST_MAX_BUDGET_MS` is
+250 by default.
 """
 
 
@@ -139,7 +148,7 @@ def init_api(app: Flask, settings: Settings, games: Mapping[str, Game[Any, Any]]
     keyring = Keyring(keys)
     app.config.update(
         API_TITLE="Card rules service",
-        API_VERSION="2.4",
+        API_VERSION="2.5",
         OPENAPI_VERSION="3.1.0",
         API_SPEC_OPTIONS={"info": {"description": DESCRIPTION}},
         MAX_CONTENT_LENGTH=settings.max_body_bytes,
@@ -154,9 +163,11 @@ def init_api(app: Flask, settings: Settings, games: Mapping[str, Game[Any, Any]]
     parser = CompiledParser(validators, max_bytes=settings.max_body_bytes)
     api.register_blueprint(meta_blueprint(Blueprint, games))
     replay = guard(settings.replay_store, keep_s=settings.replay_keep_seconds,
+                   timeout_s=settings.replay_store_timeout_ms / 1000,
                    refuse_when_down=settings.replay_store_down == "refuse")
+    search = SearchLimits(settings)  # one set of slots for every game's searches
     for game in games.values():
-        api.register_blueprint(game_blueprint(Blueprint, game, parser, keyring, settings, replay))
+        api.register_blueprint(game_blueprint(Blueprint, game, parser, keyring, settings, replay, search))
     app.register_blueprint(docs.blueprint(api.spec.to_dict))
     app.register_blueprint(metering.blueprint())
     app.register_blueprint(play.blueprint())

@@ -418,7 +418,7 @@ def sealed_events(p: Parts) -> Envelope:
 # --- suggest ----------------------------------------------------------------------------------
 
 BUDGET = ("Milliseconds the computer player may think; default: the server's SUGGEST_BUDGET_MS (100 "
-          "unless set). Past the server's SUGGEST_MAX_BUDGET_MS (1,000 unless set): a 422.")
+          "unless set). Past the server's SUGGEST_MAX_BUDGET_MS (250 unless set): a 422.")
 SAMPLES = ("Deals of the unseen cards to weigh the moves on, at most: the same seed and sample count give "
            "the same move (on the same release). Without `budget_ms`, the search still stops at the "
            "server's SUGGEST_MAX_BUDGET_MS. Past SUGGEST_MAX_SAMPLES (10,000 unless set): a 422.")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from service.errors import BadToken
 from service.games.base import Event, EventType, Wire
 
 EVERY_SEAT = -1
@@ -37,8 +38,18 @@ def tell(declared: EventType, event: Event, seat: int | None) -> Wire:
 
 
 def redacted(types: Mapping[str, EventType], events: Iterable[Wire], seat: int | None) -> list[Wire]:
-    """Events told to every seat (``told(..., EVERY_SEAT)``) as ``seat`` may see them."""
-    return [_redacted(event, seat) if types[event["type"]].private else event for event in events]
+    """Events told to every seat (``told(..., EVERY_SEAT)``) as ``seat`` may see them. They are
+    a hand token's, so one of a type this game does not declare (a token sealed by a release
+    that named it otherwise) is refused."""
+    return [_redacted(event, seat) if _declared(types, event).private else event for event in events]
+
+
+def _declared(types: Mapping[str, EventType], event: Wire) -> EventType:
+    declared = types.get(event["type"])
+    if declared is None:
+        raise BadToken("/token", "was sealed by a release whose hands this one cannot read: deal the hand "
+                                 "again", cause="old-release")
+    return declared
 
 
 def _redacted(event: Wire, seat: int | None) -> Wire:

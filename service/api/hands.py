@@ -42,6 +42,10 @@ class Hand(Protocol):
     def move(self, wire: Wire) -> Any:
         """The proposed move at ``/move``, once its seat is one this request may move for."""
 
+    def current(self) -> None:
+        """Refuse a hand the request may not work on any more (a sealed token the hand has moved
+        past), before a costly answer (a search)."""
+
     def refused(self, refusal: IllegalMove) -> Wire: ...
 
     def moved(self, move: Any, state: Any, events: list[Event]) -> Wire:
@@ -96,6 +100,9 @@ class OpenHand:
     def move(self, wire: Wire) -> Any:
         seated(wire["seat"], self.seats, "/move/seat")
         return load_move(self.game, wire, "/move")
+
+    def current(self) -> None:
+        return None  # an open state is whatever the client says it is
 
     def refused(self, refusal: IllegalMove) -> Wire:
         return {"legal": False, "reason": refusal_wire(refusal)}

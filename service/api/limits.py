@@ -1,5 +1,5 @@
 """What one answer may hold and one request may cost, as the operator set it (``MAX_LISTING``,
-``MAX_ANSWER_BYTES``, and the computer player's ``SUGGEST_*``).
+``MAX_ANSWER_BYTES``, and the computer player's ``SUGGEST_*`` and ``SEARCH_SLOTS``).
 
 The rules keep every listing of a legal position small (a game whose listing could grow past a few
 thousand entries answers families of moves instead); these limits are the guard behind that, so
@@ -8,7 +8,7 @@ that no answer, however it came about, grows past what the operator allowed."""
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from contextlib import AbstractContextManager
 from typing import Any
 
 from flask import Flask, Response, request
@@ -18,6 +18,7 @@ from service.config import Settings
 from service.errors import LimitExceeded, OverBudget
 from service.games.base import Game, Wire
 from service.player import Effort
+from service.slots import Slots
 
 
 def listed(game: Game[Any, Any], state: Any, seat: int | None, *, most: int) -> Wire:
@@ -34,23 +35,18 @@ def listed(game: Game[Any, Any], state: Any, seat: int | None, *, most: int) -> 
     return answer
 
 
-@dataclass(frozen=True, slots=True)
 class SearchLimits:
-    """The computer player's budget: the default time, and the most time and samples a request
-    may ask for."""
+    """The computer player's budget (the default time, and the most time and samples a request
+    may ask for) and the slots its searches take (``SEARCH_SLOTS``)."""
 
-    budget_ms: int = Settings.suggest_budget_ms
-    max_budget_ms: int = Settings.suggest_max_budget_ms
-    max_samples: int = Settings.suggest_max_samples
+    def __init__(self, settings: Settings, slots: Slots | None = None) -> None:
+        self.budget_ms, self.max_budget_ms = settings.suggest_budget_ms, settings.suggest_max_budget_ms
+        self.max_samples = settings.suggest_max_samples
+        self.slots = slots or Slots(settings.search_slots)
 
-    @classmethod
-    def of(cls, settings: Settings) -> SearchLimits:
-        return cls(settings.suggest_budget_ms, settings.suggest_max_budget_ms, settings.suggest_max_samples)
-
-    def effort(self, budget_ms: int | None, samples: int | None) -> tuple[Effort, int]:
-        """The search a request asks for, from now, and its budget in milliseconds: ``budget_ms``
-        (else the default, or the most allowed when a sample count is asked for), and at most
-        ``samples`` samples."""
+    def budget(self, budget_ms: int | None, samples: int | None) -> int:
+        """The milliseconds a request may search: ``budget_ms``, else the default, or the most
+        allowed when a sample count is asked for; ``OverBudget`` past the limits."""
         if budget_ms is not None and budget_ms > self.max_budget_ms:
             raise OverBudget("/budget_ms",
                              "{asked} ms is more than this server's SUGGEST_MAX_BUDGET_MS ({most})",
@@ -62,12 +58,18 @@ class SearchLimits:
                              limit="SUGGEST_MAX_SAMPLES", value=self.max_samples, asked=samples,
                              most=self.max_samples)
         if budget_ms is None:
-            budget_ms = self.budget_ms if samples is None else self.max_budget_ms
-        deadline = time.perf_counter() + budget_ms / 1000
-        return Effort(self.max_samples if samples is None else samples, deadline), budget_ms
+            return self.budget_ms if samples is None else self.max_budget_ms
+        return budget_ms
 
+    def slot(self) -> AbstractContextManager[int]:
+        """One of the instance's search slots, for the search's time; ``ComputerBusy`` (503) at once
+        when none is free."""
+        return self.slots.held()
 
-DEFAULT_SEARCH = SearchLimits()
+    def effort(self, budget_ms: int, samples: int | None) -> Effort:
+        """The search of ``budget_ms`` from now (its slot taken), and at most ``samples`` samples."""
+        most = self.max_samples if samples is None else samples
+        return Effort(most, time.perf_counter() + budget_ms / 1000)
 
 
 def install(app: Flask, settings: Settings) -> None:

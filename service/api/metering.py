@@ -12,7 +12,7 @@ from flask import Blueprint, Response, request
 from prometheus_client import CONTENT_TYPE_LATEST
 
 from service import metrics
-from service.errors import LimitExceeded, ServiceError, TokenRefused
+from service.errors import ComputerBusy, LimitExceeded, ServiceError, TokenRefused
 
 REFUSAL_KEY = "service.refusal"
 ILLEGAL_KEY = "service.illegal"
@@ -56,7 +56,7 @@ def routes(game_ids: Iterable[str], operations: Iterable[tuple[str, str, str]]) 
 
 def refused(error: ServiceError) -> None:
     """Leave why this request is refused for its count."""
-    limit = error.limit if isinstance(error, LimitExceeded) else None
+    limit = error.limit if isinstance(error, (LimitExceeded, ComputerBusy)) else None
     token = error.cause if isinstance(error, TokenRefused) else None
     request.environ[REFUSAL_KEY] = Refusal(error.slug, limit, token)
 

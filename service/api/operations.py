@@ -9,11 +9,11 @@ from abc import ABC, abstractmethod
 from typing import Any
 
 from service.api.hands import Hand, OpenHand, OpenTable, RecordHand, Table, seated
-from service.api.limits import DEFAULT_SEARCH, SearchLimits, listed
+from service.api.limits import SearchLimits, listed
 from service.api.sealed import ComputerHand, SealedTable, Sealer, TokenHand
 from service.errors import FieldError, IllegalMove, NoMove, SchemaViolation
 from service.games.base import Game, Wire
-from service.player import suggest
+from service.player import Suggestion, suggest
 from service.replay import NO_GUARD, ReplayGuard
 from service.sealing import Keyring
 
@@ -21,8 +21,7 @@ from service.sealing import Keyring
 class Operations(ABC):
     """deal, validate, legal-moves, view, suggest and score of one game, in one mode."""
 
-    def __init__(self, game: Game[Any, Any], *, max_listing: int,
-                 search: SearchLimits = DEFAULT_SEARCH) -> None:
+    def __init__(self, game: Game[Any, Any], *, max_listing: int, search: SearchLimits) -> None:
         self.game, self.max_listing, self.search = game, max_listing, search
 
     @abstractmethod
@@ -67,10 +66,9 @@ class Operations(ABC):
         at = "/seat_key" if "seat_key" in body else "/seat"
         if hand.seat is None:  # the schemas require the seat (or its key): a guard for the type
             raise NoMove(at, "a suggestion is for a seat")
-        effort, budget_ms = self.search.effort(body.get("budget_ms"), body.get("samples"))
-        seed = body.get("seed") or secrets.token_hex(8)
+        hand.current()
         try:
-            found = suggest(self.game, hand.state, hand.seat, seed=seed, effort=effort)
+            found, seed, budget_ms = self.searched(hand.state, hand.seat, body)
         except NoMove as none:
             raise NoMove(at, none.detail) from None
         dump = self.game.dump_move
@@ -78,6 +76,16 @@ class Operations(ABC):
             "move": dump(found.move), "samples": found.samples, "seed": seed, "budget_ms": budget_ms,
             "candidates": [{"move": dump(w.move), "value": w.value} for w in found.weighed],
         })
+
+    def searched(self, state: Any, seat: int, body: Wire) -> tuple[Suggestion[Any], str, int]:
+        """The computer player's move for ``seat``, the seed and the budget it used. Every check
+        that can refuse the request comes before the search, which runs in one of the instance's
+        search slots (``ComputerBusy`` at once when none is free)."""
+        budget_ms = self.search.budget(body.get("budget_ms"), body.get("samples"))
+        seed = body.get("seed") or secrets.token_hex(8)
+        with self.search.slot():
+            effort = self.search.effort(budget_ms, body.get("samples"))
+            return suggest(self.game, state, seat, seed=seed, effort=effort), seed, budget_ms
 
     def score(self, body: Wire) -> Wire:
         hand = self.hand(body)
@@ -109,8 +117,8 @@ class SealedOperations(Operations):
     spectator) may also ask for the events since a move. With a replay guard, a hand's moves
     are played from its latest token only."""
 
-    def __init__(self, game: Game[Any, Any], keyring: Keyring, *, max_listing: int,
-                 search: SearchLimits = DEFAULT_SEARCH, guard: ReplayGuard = NO_GUARD) -> None:
+    def __init__(self, game: Game[Any, Any], keyring: Keyring, *, max_listing: int, search: SearchLimits,
+                 guard: ReplayGuard = NO_GUARD) -> None:
         super().__init__(game, max_listing=max_listing, search=search)
         self.sealer, self.guard = Sealer(game, keyring), guard
 
@@ -118,14 +126,14 @@ class SealedOperations(Operations):
         return TokenHand(self.sealer, body, self.guard)
 
     def table(self, body: Wire) -> Table:
-        return SealedTable(self.sealer, body)
+        return SealedTable(self.sealer, body, self.guard)
 
     def events(self, body: Wire) -> Wire:
         return self.hand(body).events(body.get("since", 0))
 
     def deal_against_computer(self, body: Wire) -> Wire:
         """A hand for a person at ``seat`` against the computer player at every other seat."""
-        table = SealedTable(self.sealer, body)
+        table = SealedTable(self.sealer, body, self.guard)
         seat: int = body.get("seat", 0)
         seated(seat, table.setup.players, "/seat")
         with table.dealing():
@@ -135,9 +143,9 @@ class SealedOperations(Operations):
     def computer_move(self, body: Wire) -> Wire:
         """The computer player's move at the seat to move, made: what everyone may see of it."""
         hand = ComputerHand(self.sealer, body, self.guard)
-        effort, _ = self.search.effort(body.get("budget_ms"), None)
-        found = suggest(self.game, hand.state, hand.seat, seed=body.get("seed") or secrets.token_hex(8),
-                        effort=effort)
-        moved = hand.moved(found.move, *self.game.apply(hand.state, found.move))
+        move = hand.recalled()
+        if move is None:
+            move = self.searched(hand.state, hand.seat, body)[0].move
+        moved = hand.moved(move, *self.game.apply(hand.state, move), computer=True)
         return {"seat": hand.seat, "token": moved["token"], "public_events": moved["public_events"],
                 "to_move": moved["to_move"], **hand.ids()}

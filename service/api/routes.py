@@ -199,11 +199,16 @@ class Operation:
 SEAT_KEY = (403,)
 GUARDED = (403, 409, 503)
 """A sealed move's: the seat key's, and the replay guard's."""
+SEARCHING = (503,)
+"""The computer player's: every search slot taken (a sealed one also has GUARDED's)."""
+RECORDED = (503,)
+"""A sealed deal's: the replay guard's store did not answer."""
 SUGGEST = """\
     The computer player's move for {seat}, chosen only from what that seat may see, within a time
     budget, with the value it found for each move it weighed (README, "Computer player"). 422 of
     type `no-move` when the seat has no move to make now; 422 of type `over-budget` naming
-    `/budget_ms` or `/samples` past the server's limits."""
+    `/budget_ms` or `/samples` past the server's limits; 503 of type `computer-busy`, with
+    `Retry-After`, when the server is already running as many searches as it allows at once."""
 OPEN = (
     Operation("deal", "/deal", "Deal", """\
         Deal a hand: reproducibly from the seed (shuffle v1, see the README), or in the order
@@ -214,7 +219,7 @@ OPEN = (
               "Every legal move of the seat to move (or of `seat`, out-of-turn moves included)."),
     Operation("view", "/view", "View", "What one seat may see."),
     Operation("spectator_view", "/spectator-view", "SpectatorView", "What a spectator may see."),
-    Operation("suggest", "/suggest", "Suggest", SUGGEST.format(seat="the seat")),
+    Operation("suggest", "/suggest", "Suggest", SUGGEST.format(seat="the seat"), errors=SEARCHING),
     Operation("score", "/score", "Score", """\
         Score a finished hand and carry the match forward (422 if the hand is not over). The hand
         is its final state, or a record: a start state and every move, each checked and applied."""),
@@ -222,7 +227,7 @@ OPEN = (
 SEALED = (
     Operation("deal", "/sealed/deal", "SealedDeal", """\
         Deal a sealed hand: a token the client cannot read or forge, one key per seat, and the
-        commitment to the server's seed (README, "Sealed mode")."""),
+        commitment to the server's seed (README, "Sealed mode").""", errors=RECORDED),
     Operation("validate", "/sealed/validate", "SealedValidate", """\
         Is the mover's move legal? If so, the new token, and the events as the mover and as
         everyone may see them. With the server's replay guard, only the hand's latest token
@@ -237,7 +242,9 @@ SEALED = (
         own draws with their cards, another seat's as counts); without a key, a spectator's.""",
               errors=SEAT_KEY),
     Operation("suggest", "/sealed/suggest", "SealedSuggest",
-              SUGGEST.format(seat="the seat whose key is sent"), errors=SEAT_KEY),
+              SUGGEST.format(seat="the seat whose key is sent") + """
+    With the server's replay guard, a token the hand has moved past is a 409, before any search.""",
+              errors=GUARDED),
     Operation("score", "/sealed/score", "SealedScore", """\
         Score a finished sealed hand: the breakdown, the standing sealed for the next deal, the
         seeds and the whole record, so that anyone can check the deal and every move."""),
@@ -245,16 +252,19 @@ SEALED = (
         Deal a sealed hand for a person against the computer player: the token, the person's seat
         key only, and a computer key with which the server plays every other seat
         (`sealed/computer-move`), so that a browser never holds another seat's key (README, "A
-        table against the computer")."""),
+        table against the computer").""", errors=RECORDED),
     Operation("computer_move", "/sealed/computer-move", "SealedComputerMove", """\
         The computer player's move at the seat to move, chosen from that seat's view within the
         budget and made: the new token and the public events. 422 of type `no-move` when the seat
-        to move is not one the key plays; 403 for another hand's key.""", errors=GUARDED),
+        to move is not one the key plays; 403 for another hand's key. With the server's replay
+        guard, asked again on the same token it answers the move already made (whatever the
+        seed), and on a token the hand has moved past it is a 409, both before any search; 503 of
+        type `computer-busy` when every search slot is taken.""", errors=GUARDED),
 )
 
 
 def game_blueprint(blueprint_class: Any, game: Game[Any, Any], parser: CompiledParser,
-                   keyring: Keyring, settings: Settings, guard: ReplayGuard) -> Any:
+                   keyring: Keyring, settings: Settings, guard: ReplayGuard, search: SearchLimits) -> Any:
     """The paths of one game, with that game's schemas: its detail, and each operation of each
     mode served by its handler (``service.api.operations``)."""
     info = game.info
@@ -273,7 +283,7 @@ def game_blueprint(blueprint_class: Any, game: Game[Any, Any], parser: CompiledP
         """The game in detail: deck, card values, options, move types and reason codes."""
         return json_response(_detail(info))
 
-    most, search = settings.max_listing, SearchLimits.of(settings)
+    most = settings.max_listing
     modes = ((OPEN, OpenOperations(game, max_listing=most, search=search), open_envelopes),
              (SEALED, SealedOperations(game, keyring, max_listing=most, search=search, guard=guard),
               sealed_envelopes))

@@ -62,19 +62,21 @@ class SealedHand:
     each, every line after a newline. Carried as it was read, a move adding its line: only
     ``events`` (the lines it answers) and ``score`` parse it. The state dealt is not carried:
     the seeds deal it again (``start``)."""
+    epoch: str | None = None
+    """The replay guard's epoch the hand was dealt in (``service.replay``); None: no guard."""
 
     @staticmethod
     def dealt(game: Game[Any, Any], ids: tuple[str, str, int, str], seeds: tuple[str, str | None],
-              match: Wire | None, state: Any) -> SealedHand:
+              match: Wire | None, state: Any, epoch: str | None = None) -> SealedHand:
         """A hand just dealt: ``ids`` are its hand id, match id, hand number and key id."""
-        return SealedHand(*ids, *seeds, match, game.seats(state), state, 0, b"")
+        return SealedHand(*ids, *seeds, match, game.seats(state), state, 0, b"", epoch)
 
     def after(self, move: Wire, events: list[Wire], state: Any) -> SealedHand:
         """The hand once ``move`` has caused ``events`` and led to ``state``."""
         line = orjson.dumps({"move": move, "events": events})
         return SealedHand(self.hand_id, self.match_id, self.hand_number, self.key_id, self.server_seed,
                           self.client_seed, self.match, self.seats, state, self.move_number + 1,
-                          self.history + b"\n" + line)
+                          self.history + b"\n" + line, self.epoch)
 
     def plaintext(self, game: Game[Any, Any]) -> bytes:
         """The head (ids, seeds, the state) as one JSON line, then the moves' lines."""
@@ -82,20 +84,29 @@ class SealedHand:
             "hand_id": self.hand_id, "match_id": self.match_id, "hand_number": self.hand_number,
             "key_id": self.key_id, "server_seed": self.server_seed, "client_seed": self.client_seed,
             "match": self.match, "move_number": self.move_number, "state": game.dump_state(self.state),
+            "epoch": self.epoch,
         }) + self.history
 
     @staticmethod
     def read(game: Game[Any, Any], plain: bytes, at: str) -> SealedHand:
         """The hand a token's plaintext holds. Every field a release adds to it, or to a game's
         state, has a default, so a token sealed before opens; one this release cannot read (a
-        field renamed or removed since) is refused by name."""
+        field renamed or removed since) is refused by name, one of another type too. The record
+        is read only where it is answered (``record``, ``events``)."""
         head_line, newline, history = plain.partition(b"\n")
         head = data(head_line, at)
         try:
             state = game.rebuild(head["state"])
-            return SealedHand(head["hand_id"], head["match_id"], head["hand_number"], head["key_id"],
+            hand = SealedHand(head["hand_id"], head["match_id"], head["hand_number"], head["key_id"],
                               head["server_seed"], head["client_seed"], head["match"], game.seats(state),
-                              state, head["move_number"], newline + history)
+                              state, head["move_number"], newline + history, head.get("epoch"))
+            texts = (hand.hand_id, hand.match_id, hand.key_id, hand.server_seed)
+            if not (all(isinstance(text, str) for text in texts)
+                    and isinstance(hand.client_seed, str | None) and isinstance(hand.epoch, str | None)
+                    and isinstance(hand.match, dict | None) and type(hand.hand_number) is int
+                    and type(hand.move_number) is int):
+                raise TypeError("a head of another release's types")
+            return hand
         except KeyError as missing:
             raise BadToken(at, "was sealed by a release whose hands this one cannot read (no '{field}'): "
                                "deal the hand again", cause="old-release", field=missing.args[0]) from None
@@ -112,13 +123,39 @@ class SealedHand:
 
     def record(self, game: Game[Any, Any]) -> Wire:
         """The state dealt and every move since, in their wire forms: what ``score`` checks."""
-        moves = [orjson.loads(line)["move"] for line in self.history.split(b"\n")[1:]]
+        moves = [line["move"] for line in _moves(self, 0, game)]
         return {"start": game.dump_state(self.start(game)), "moves": moves}
 
     def events(self, since: int) -> list[tuple[int, list[Wire]]]:
-        """The number of each move after move ``since``, and its events told to every seat."""
-        moves = self.history.split(b"\n")[since + 1:]  # nothing before the first newline
-        return [(number, orjson.loads(line)["events"]) for number, line in enumerate(moves, since + 1)]
+        """The number of each move after move ``since``, and its events told to every seat (their
+        types are checked where they are looked up, by ``redacted``)."""
+        return [(number, line["events"]) for number, line in enumerate(_moves(self, since), since + 1)]
+
+
+def _moves(hand: SealedHand, since: int, game: Game[Any, Any] | None = None) -> list[Wire]:
+    """The lines of ``hand``'s moves after move ``since``, read: each as ``after`` writes it,
+    ``{"move": {...}, "events": [{"type": ..., "seat": ..., ...}, ...]}``, every event of a type
+    ``game`` declares. A record of another number of lines than the hand has had moves, or a line
+    of any other shape (another release's, a type it renamed), is refused, whatever it holds:
+    each line read is looked at once, in time bounded by its length."""
+    lines = hand.history.split(b"\n")  # nothing before the first newline
+    whole, types, read = len(lines) == hand.move_number + 1, game.info.event_types if game else None, []
+    for line in lines[since + 1:] if whole else ():
+        try:
+            value = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            value = None
+        events = value.get("events") if isinstance(value, dict) else None
+        whole = isinstance(events, list) and isinstance(value.get("move"), dict) and all(
+            isinstance(event, dict) and isinstance(event.get("type"), str) and "seat" in event
+            and (types is None or event["type"] in types) for event in events)
+        if not whole:
+            break
+        read.append(value)
+    if not whole:
+        raise BadToken("/token", "was sealed by a release whose hands this one cannot read: deal the hand "
+                                 "again", cause="old-release")
+    return read
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,14 +230,17 @@ class TokenHand:
         self.full()
         return load_move(self.game, wire, "/move")
 
+    def current(self) -> None:
+        self.guard.check(self.sealed)
+
     def refused(self, refusal: IllegalMove) -> Wire:
-        self.guard.check(self.sealed.hand_id, self.sealed.move_number)
+        self.guard.check(self.sealed)
         return {"legal": False, "reason": refusal_wire(refusal), **self.ids()}
 
-    def moved(self, move: Any, state: Any, events: list[Event]) -> Wire:
+    def moved(self, move: Any, state: Any, events: list[Event], *, computer: bool = False) -> Wire:
         game, types = self.game, self.game.info.event_types
         every, wire = told(types, events, EVERY_SEAT), game.dump_move(move)
-        self.guard.advance(self.sealed.hand_id, self.sealed.move_number, wire)
+        self.guard.advance(self.sealed, wire, computer=computer)
         self.sealed = self.sealed.after(wire, every, state)
         return {"legal": True, "token": self.sealer.seal(self.sealed),
                 "events": redacted(types, every, self.seat), "public_events": redacted(types, every, None),
@@ -265,13 +305,20 @@ class ComputerHand(TokenHand):
         self.full()
         self.seat: int = to_move
 
+    def recalled(self) -> Any | None:
+        """The move the computer already made on this token, when it is asked again (a retry):
+        made again, not searched again, so that asking twice cannot fish for another reply.
+        Refused (409) before any search when the hand has moved on otherwise."""
+        wire = self.guard.recall(self.sealed)
+        return None if wire is None else load_move(self.game, wire, "/token")
+
 
 class SealedTable:
     """A sealed deal: shuffled from the server's seed joined with the client's, at the table of
     the match token's standing when one is sent."""
 
-    def __init__(self, sealer: Sealer, body: Wire) -> None:
-        self.sealer, self.standing = sealer, None
+    def __init__(self, sealer: Sealer, body: Wire, guard: ReplayGuard = NO_GUARD) -> None:
+        self.sealer, self.guard, self.standing = sealer, guard, None
         if body.get("match_token") is not None:
             self.standing = sealer.open_match(body["match_token"], "/match_token")
         players, options = self._table(body)
@@ -321,7 +368,8 @@ class SealedTable:
         standing, setup, game = self.standing, self.setup, self.sealer.game
         ids = (new_id(), standing.match_id if standing else new_id(), standing.hands + 1 if standing else 1,
                self.sealer.keyring.sealing)
-        return SealedHand.dealt(game, ids, (self.server_seed, self.client_seed), setup.match, state)
+        epoch = self.guard.dealt(ids[0])
+        return SealedHand.dealt(game, ids, (self.server_seed, self.client_seed), setup.match, state, epoch)
 
     def _answer(self, hand: SealedHand) -> Wire:
         return {

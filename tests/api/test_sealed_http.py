@@ -250,8 +250,10 @@ def test_a_sealed_match_keeps_its_table_and_options(client: Any) -> None:
     assert agreed["hand_number"] == 2
 
 
-def test_a_replayed_older_token_answers_a_move_number_already_seen(client: Any) -> None:
-    """What the README asks a host to check: an answer's number is one more than the highest."""
+def test_a_replayed_older_token_answers_a_move_number_already_seen() -> None:
+    """What the README asks a host to check when the server runs no replay guard
+    (``REPLAY_STORE=off``): an answer's number is one more than the highest."""
+    client = create_app(Settings(state_keys=(KEY,), replay_store="off")).test_client()
     dealt = deal(client)
     moves = client.post(f"{PATH}/legal-moves", json={"token": dealt["token"],
                                                      "seat_key": dealt["seat_keys"][dealt["to_move"]]}).json["moves"]

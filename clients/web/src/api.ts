@@ -36,6 +36,19 @@ export class ServiceError extends Error {
   }
 }
 
+/** ``call`` again, after its Retry-After, while the service answers that it is busy: the computer
+ * player's paths are paced per address (429) and its searches bounded per instance (503). A
+ * computer move asked again on the same token is the same move, so a retry is safe. */
+async function patiently<T extends { response: Response }>(call: () => Promise<T>, tries = 5): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const answer = await call();
+    const status = answer.response.status;
+    if ((status !== 429 && status !== 503) || attempt >= tries) return answer;
+    const seconds = Number(answer.response.headers.get("Retry-After") ?? "1");
+    await new Promise((resume) => setTimeout(resume, 1000 * (Number.isFinite(seconds) ? seconds : 1)));
+  }
+}
+
 /** The calls the table makes, each in the page's language. */
 export class Service {
   private readonly client;
@@ -94,9 +107,9 @@ export class Service {
   }
 
   async computerMove(game: GameId, token: string, computerKey: string, budgetMs: number): Promise<Moved> {
-    const { data, error } = await this.client.POST(`/v1/games/${game}/sealed/computer-move`, {
+    const { data, error } = await patiently(() => this.client.POST(`/v1/games/${game}/sealed/computer-move`, {
       params: this.query, body: { token, computer_key: computerKey, budget_ms: budgetMs },
-    });
+    }));
     if (!data) throw new ServiceError("computer-move", error);
     return { token: data.token, toMove: data.to_move, moveNumber: data.move_number, events: [] };
   }
@@ -110,9 +123,9 @@ export class Service {
   }
 
   async suggest(game: GameId, token: string, seatKey: string): Promise<{ move: Wire; value: number | null }[]> {
-    const { data, error } = await this.client.POST(`/v1/games/${game}/sealed/suggest`, {
-      params: this.query, body: { token, seat_key: seatKey, budget_ms: 300 },
-    });
+    const { data, error } = await patiently(() => this.client.POST(`/v1/games/${game}/sealed/suggest`, {
+      params: this.query, body: { token, seat_key: seatKey, budget_ms: 250 },
+    }));
     if (!data) throw new ServiceError("suggest", error);
     return data.candidates.map((candidate) => ({ move: toWire(candidate.move), value: candidate.value }));
   }
