@@ -18,8 +18,8 @@ with no guard, or by a release before the epochs.
 
 Two stores: ``SqliteStore``, a file shared by one machine's workers (the default), and
 ``RedisStore`` for several machines. A store that does not answer within its timeout is left
-alone for ``REST_S`` (a circuit breaker), so a hung store costs each worker one timeout a second,
-not one per request. No Flask here.
+alone for ``REST_S`` once it has failed ``TRIPS`` times in a row (a circuit breaker), so a hung
+store costs each worker one timeout a second, not one per request. No Flask here.
 """
 
 from __future__ import annotations
@@ -43,7 +43,11 @@ T = TypeVar("T")
 Wire = dict[str, Any]
 
 REST_S = 1.0
-"""Seconds the guard leaves a store alone after it failed to answer, each worker on its own."""
+"""Seconds the guard leaves a store alone once it has failed TRIPS times in a row, each worker on
+its own; then one request tries it again."""
+TRIPS = 2
+"""Failures in a row that rest the store: one slow answer (a lock holder descheduled on a busy
+machine) costs its request, not a second of the worker's sealed moves."""
 
 
 class Guarded(Protocol):
@@ -101,7 +105,7 @@ class Guard:
 
     def __init__(self, store: Store, *, refuse_when_down: bool) -> None:
         self.store, self.refuse_when_down = store, refuse_when_down
-        self.resting_until = 0.0
+        self.resting_until, self.failures = 0.0, 0
         self.warned_at = 0.0
 
     def dealt(self, hand_id: str) -> str | None:
@@ -147,11 +151,15 @@ class Guard:
             self._down("it failed less than a second ago")
             return None
         try:
-            return call()
+            answer = call()
         except StoreUnavailable as error:
-            self.resting_until = time.monotonic() + REST_S
+            self.failures += 1
+            if self.failures >= TRIPS:
+                self.resting_until = time.monotonic() + REST_S
             self._down(str(error))
             return None
+        self.failures = 0
+        return answer
 
     def _down(self, why: str) -> None:
         action = "refused" if self.refuse_when_down else "served"
