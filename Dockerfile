@@ -20,7 +20,10 @@ WORKDIR /app
 COPY pyproject.toml README.md gunicorn.conf.py ./
 COPY service ./service
 COPY --from=web /play ./service/play
-RUN pip install . && useradd --create-home --uid 10001 cards
+# /var/lib/card-rules: the replay guard's SQLite file in compose (a named volume mounted there
+# starts as a copy of this directory, so it belongs to the user too).
+RUN pip install . && useradd --create-home --uid 10001 cards \
+    && install -d -o cards -g cards -m 700 /var/lib/card-rules
 
 USER cards
 EXPOSE 8000

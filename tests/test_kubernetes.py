@@ -1,7 +1,9 @@
 """deploy/kubernetes: every manifest valid against Kubernetes' own schemas (offline, strict), and in
 agreement with what it deploys: the Dockerfile's command, port, user and health check, compose's
-health check, gunicorn's worker count and shutdown, deploy/nginx.conf's limits, the service's
-settings and paths. No cluster, no network."""
+health check and replay store, gunicorn's worker count and shutdown, deploy/nginx.conf's limits
+(the general ones and the computer player's), the service's settings and paths, and the replay
+guard's Redis. No cluster, no network (one test starts Debian's redis-server on loopback with the
+manifest's arguments)."""
 
 from __future__ import annotations
 
@@ -14,17 +16,24 @@ import math
 import os
 import re
 import shlex
+import shutil
+import subprocess
+import tempfile
+import time
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
+from urllib.parse import urlsplit
 
 import gunicorn.config
 import kubernetes_validate
 import pytest
+import redis
 import yaml
 from kubernetes_validate.utils import SchemaNotFoundError
 
 from service.config import Settings, usable_cpus
+from tests.live import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 K8S = ROOT / "deploy" / "kubernetes"
@@ -56,10 +65,15 @@ def manifests() -> list[tuple[str, dict[str, Any]]]:
     return [(name, doc) for name in kustomization()["resources"] for doc in _documents(K8S / name)]
 
 
-def the(kind: str) -> dict[str, Any]:
-    found = [doc for _, doc in manifests() if doc["kind"] == kind]
-    assert len(found) == 1, f"one {kind} in deploy/kubernetes, found {len(found)}"
+def the(kind: str, name: str | None = None) -> dict[str, Any]:
+    """The one object of ``kind`` (named ``name``, where there are several of the kind)."""
+    found = [doc for _, doc in manifests() if doc["kind"] == kind and name in (None, doc["metadata"]["name"])]
+    assert len(found) == 1, f"one {kind} {name or ''} in deploy/kubernetes, found {len(found)}"
     return found[0]
+
+
+# The service's objects, where a kind has others (redis.yaml's Service, the computer's Ingress).
+SERVICE, INGRESS, COMPUTER_INGRESS, REDIS = "card-rules", "card-rules", "card-rules-computer", "card-rules-redis"
 
 
 def container(deployment: dict[str, Any]) -> dict[str, Any]:
@@ -231,7 +245,7 @@ def disagreements(deployment: dict[str, Any], service: dict[str, Any], dockerfil
 
 
 def _actual() -> tuple[dict[str, Any], dict[str, Any], str, dict[str, Any]]:
-    return (the("Deployment"), the("Service"), (ROOT / "Dockerfile").read_text(),
+    return (the("Deployment"), the("Service", SERVICE), (ROOT / "Dockerfile").read_text(),
             yaml.safe_load((ROOT / "compose.yaml").read_text()))
 
 
@@ -381,9 +395,10 @@ def test_service_pdb_and_hpa_select_the_deployments_pods():
     deployment = the("Deployment")
     selector = deployment["spec"]["selector"]["matchLabels"]
     assert selector.items() <= deployment["spec"]["template"]["metadata"]["labels"].items()
-    assert the("Service")["spec"]["selector"] == selector
-    assert the("Service")["spec"]["type"] == "ClusterIP"
-    assert [p["port"] for p in the("Service")["spec"]["ports"]] == [80]
+    service = the("Service", SERVICE)
+    assert service["spec"]["selector"] == selector
+    assert service["spec"]["type"] == "ClusterIP"
+    assert [p["port"] for p in service["spec"]["ports"]] == [80]
     pdb = the("PodDisruptionBudget")["spec"]
     assert pdb["selector"]["matchLabels"] == selector
     hpa = the("HorizontalPodAutoscaler")["spec"]
@@ -401,15 +416,29 @@ def test_service_pdb_and_hpa_select_the_deployments_pods():
 
 # --- settings and the secret ------------------------------------------------------------------------
 
-def test_the_configmap_states_the_services_defaults():
+# Settings a pod derives from its CPUs, as gunicorn's worker count, rather than from the ConfigMap.
+DERIVED = {"SEARCH_SLOTS"}
+
+
+def pod_workers() -> int:
+    """The sync workers gunicorn starts under the Deployment's CPU limit (one per CPU)."""
+    return math.ceil(quantity(container(the("Deployment"))["resources"]["limits"]["cpu"]))
+
+
+def test_the_configmap_states_the_services_defaults_and_the_shared_replay_store():
     deployment = the("Deployment")
     data = the("ConfigMap")["data"]
     assert [e["configMapRef"]["name"] for e in container(deployment)["envFrom"]] == [
         the("ConfigMap")["metadata"]["name"]]
-    assert Settings.from_env(data) == Settings()
-    # Every setting, named as Settings.from_env reads it, but the secret one.
-    assert set(data) == {f.name.upper() for f in dataclasses.fields(Settings)} - {"STATE_KEYS"}
-    assert data["REPLAY_STORE"] == ""
+    # The defaults, as a pod reads them (its worker count is the CPU limit's), but the replay
+    # store: the default is a SQLite file of each pod's own (one machine's), the pods need one
+    # store they all share (test_the_replay_store_is_redis_yamls_redis).
+    read = Settings.from_env({**data, "WORKERS": str(pod_workers())})
+    assert read == dataclasses.replace(Settings(), replay_store=data["REPLAY_STORE"])
+    assert Settings().replay_store.startswith("sqlite:") and data["REPLAY_STORE"].startswith("redis://")
+    # Every setting, named as Settings.from_env reads it, but the secret one and those the pod
+    # derives from its CPUs.
+    assert set(data) == {f.name.upper() for f in dataclasses.fields(Settings)} - {"STATE_KEYS"} - DERIVED
     assert data["REPLAY_STORE_DOWN"] in ("refuse", "serve")
     assert {"STATE_KEYS", "HOST", "PORT"}.isdisjoint(data)
 
@@ -442,54 +471,189 @@ def test_no_secret_and_no_state_key_in_the_repository():
         walk(doc)
 
 
-# --- the Ingress ------------------------------------------------------------------------------------
+# --- the Ingresses ----------------------------------------------------------------------------------
+
+@functools.cache
+def openapi() -> dict[str, Any]:
+    return yaml.load((ROOT / "openapi.yaml").read_text(), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
+def blueprint_paths(module: str, example: str) -> set[str]:
+    """The paths a blueprint of service/api serves, a route's variable part as ``example``."""
+    found = re.findall(r'@bp\.get\("([^"]+)"\)', (ROOT / "service" / "api" / module).read_text())
+    assert found, module
+    return {re.sub(r"<[^>]+>", example, p) for p in found}
+
 
 def public_paths() -> set[str]:
-    """Every path the service answers but /metrics: the API document's, and /docs' pages."""
-    spec = yaml.load((ROOT / "openapi.yaml").read_text(), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    docs = re.findall(r'@bp\.get\("([^"]+)"\)', (ROOT / "service" / "api" / "docs.py").read_text())
-    assert docs
-    return (set(spec["paths"]) | {re.sub(r"<[^>]+>", "swagger-ui.css", p) for p in docs}) - {"/metrics"}
+    """Every path the service answers but /metrics: the API document's, /docs' pages, and the
+    table at /play."""
+    return (set(openapi()["paths"]) | blueprint_paths("docs.py", "swagger-ui.css")
+            | blueprint_paths("play.py", "app.js")) - {"/metrics"}
 
 
-def routed(path: str, rules: list[dict[str, Any]]) -> bool:
-    """Kubernetes' matching: Exact is the whole path; Prefix, whole /-separated elements."""
-    for rule in rules:
-        for entry in rule["http"]["paths"]:
-            prefix = entry["path"].rstrip("/").split("/")
-            if entry["pathType"] == "Exact" and path == entry["path"]:
-                return True
-            if entry["pathType"] == "Prefix" and path.split("/")[:len(prefix)] == prefix:
-                return True
-    return False
+def _properties(schema: dict[str, Any]) -> set[str]:
+    while "$ref" in schema:
+        schema = openapi()["components"]["schemas"][schema["$ref"].rsplit("/", 1)[1]]
+    found = set(schema.get("properties", {}))
+    for key in ("allOf", "oneOf", "anyOf"):
+        for part in schema.get(key, []):
+            found |= _properties(part)
+    return found
 
 
-def test_the_ingress_routes_the_api_and_not_the_metrics():
-    spec = the("Ingress")["spec"]
-    assert spec["ingressClassName"] == "nginx"
-    unrouted = sorted(p for p in public_paths() if not routed(p, spec["rules"]))
-    assert not unrouted, unrouted
-    for hidden in ("/metrics", "/metrics/", "/", "/static/x", "/v1games"):
-        assert not routed(hidden, spec["rules"]), hidden
-    service = the("Service")
-    for rule in spec["rules"]:
-        assert rule["host"] in {h for t in spec["tls"] for h in t["hosts"]}
-        for entry in rule["http"]["paths"]:
-            backend = entry["backend"]["service"]
-            assert backend["name"] == service["metadata"]["name"]
-            assert backend["port"]["name"] in {p["name"] for p in service["spec"]["ports"]}
+def computer_paths() -> set[str]:
+    """The API's paths that run the computer player: those whose request takes a ``budget_ms``."""
+    found = set()
+    for path, item in openapi()["paths"].items():
+        for operation in item.values():
+            schema = operation.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema")
+            if schema and "budget_ms" in _properties(schema):
+                found.add(path)
+    return found
+
+
+def ingresses() -> list[dict[str, Any]]:
+    return [doc for _, doc in manifests() if doc["kind"] == "Ingress"]
+
+
+def annotations(ingress: dict[str, Any]) -> dict[str, str]:
+    return {k.removeprefix("nginx.ingress.kubernetes.io/"): v for k, v in ingress["metadata"]["annotations"].items()}
+
+
+def answered_by(path: str, host: str, objects: list[dict[str, Any]]) -> str | None:
+    """The Ingress whose location ingress-nginx gives ``path`` on ``host``, or None (its 404).
+    With use-regex on any Ingress of the host, ingress-nginx writes every path of the host, of
+    every Ingress and pathType, as `location ~* "^<path>"` and sorts them longest first (nginx
+    takes the first regex that matches). Without it: Exact is the whole path, Prefix whole
+    /-separated elements (the longest wins), ImplementationSpecific a plain prefix."""
+    entries = [(ingress["metadata"]["name"], entry) for ingress in objects for rule in ingress["spec"]["rules"]
+               if rule["host"] == host for entry in rule["http"]["paths"]]
+    hosts = [ingress for ingress in objects if any(rule["host"] == host for rule in ingress["spec"]["rules"])]
+    if any(annotations(ingress).get("use-regex") == "true" for ingress in hosts):
+        for name, entry in sorted(entries, key=lambda e: len(e[1]["path"]), reverse=True):
+            if re.match("^" + entry["path"], path, re.IGNORECASE):
+                return name
+        return None
+    best: tuple[int, str] | None = None
+    for name, entry in entries:
+        if entry["pathType"] == "Exact":
+            if path == entry["path"]:
+                return name
+            continue
+        prefix = entry["path"].rstrip("/").split("/")
+        matched = (path.split("/")[:len(prefix)] == prefix if entry["pathType"] == "Prefix"
+                   else path.startswith(entry["path"]))
+        if matched and (best is None or len(entry["path"]) > best[0]):
+            best = (len(entry["path"]), name)
+    return best and best[1]
+
+
+def test_the_ingresses_route_the_public_paths_and_not_the_metrics():
+    objects = ingresses()
+    assert sorted(i["metadata"]["name"] for i in objects) == [INGRESS, COMPUTER_INGRESS]
+    (host,) = {rule["host"] for i in objects for rule in i["spec"]["rules"]}
+    computer = computer_paths()
+    assert computer
+    for path in sorted(public_paths()):
+        assert answered_by(path, host, objects) == (COMPUTER_INGRESS if path in computer else INGRESS), path
+    # /metrics stays inside the cluster, whatever the case (ingress-nginx's regexes ignore it).
+    for hidden in ("/metrics", "/metrics/", "/METRICS", "/", "/static/x"):
+        assert answered_by(hidden, host, objects) is None, hidden
+    service = the("Service", SERVICE)
+    for ingress in objects:
+        spec = ingress["spec"]
+        assert spec["ingressClassName"] == "nginx"
+        for rule in spec["rules"]:
+            assert rule["host"] in {h for t in spec["tls"] for h in t["hosts"]}
+            for entry in rule["http"]["paths"]:
+                backend = entry["backend"]["service"]
+                assert backend["name"] == service["metadata"]["name"]
+                assert backend["port"]["name"] in {p["name"] for p in service["spec"]["ports"]}
+                # ingress-nginx (1.12 on) refuses an Exact or Prefix path with any other character.
+                if entry["pathType"] in ("Exact", "Prefix"):
+                    assert re.fullmatch(r"/[A-Za-z0-9_/-]*", entry["path"]), entry["path"]
+
+
+def test_without_the_regexes_kubernetes_matching_routes_the_same():
+    """The paths as Kubernetes defines them (a controller without ingress-nginx's regexes): the
+    main Ingress alone routes every public path but the computer's, and not /metrics."""
+    main = [the("Ingress", INGRESS)]
+    (host,) = {rule["host"] for rule in main[0]["spec"]["rules"]}
+    for path in public_paths() - computer_paths():
+        assert answered_by(path, host, main) == INGRESS, path
+    for hidden in ("/metrics", "/metrics/", "/", "/v1games", "/healthz"):
+        assert answered_by(hidden, host, main) is None, hidden
+
+
+LIMITS = {"limit-rps", "limit-burst-multiplier", "limit-connections"}
+
+
+def test_the_computer_ingress_proxies_as_the_main_one():
+    main, computer = the("Ingress", INGRESS), the("Ingress", COMPUTER_INGRESS)
+    assert {k: v for k, v in annotations(computer).items() if k not in LIMITS | {"use-regex"}} == {
+        k: v for k, v in annotations(main).items() if k not in LIMITS}
+    assert annotations(computer)["use-regex"] == "true"
+    assert computer["spec"]["tls"] == main["spec"]["tls"]
+    assert computer["spec"]["ingressClassName"] == main["spec"]["ingressClassName"]
+    assert {r["host"] for r in computer["spec"]["rules"]} == {r["host"] for r in main["spec"]["rules"]}
+    (entry,) = [e for r in computer["spec"]["rules"] for e in r["http"]["paths"]]
+    assert entry["pathType"] == "ImplementationSpecific"
+
+
+# --- deploy/nginx.conf's locations ------------------------------------------------------------------
+
+def nginx_conf() -> str:
+    return (ROOT / "deploy" / "nginx.conf").read_text()
+
+
+def directive(pattern: str, text: str | None = None) -> str:
+    found = re.search(pattern, nginx_conf() if text is None else text)
+    assert found, pattern
+    return found.group(1)
+
+
+COMPUTER_LOCATION = re.compile(r"^\s*location ~ (\S+) \{$", re.M)
+
+
+def location(header: re.Pattern[str] | str) -> str:
+    """The body of nginx.conf's location whose header line matches (no braces inside)."""
+    pattern = header if isinstance(header, re.Pattern) else re.compile(r"^\s*" + re.escape(header) + r"$", re.M)
+    (found,) = list(pattern.finditer(nginx_conf()))
+    return nginx_conf()[found.end():nginx_conf().index("}", found.end())]
+
+
+def zones() -> dict[str, str]:
+    """limit_req_zone's name: its rate."""
+    return dict(re.findall(r"limit_req_zone \$limit_key zone=(\w+):\w+ rate=(\w+/s);", nginx_conf()))
+
+
+def limits(body: str) -> tuple[dict[str, tuple[int, bool]], dict[str, int]]:
+    """A location's limit_req (zone: burst, nodelay) and limit_conn (zone: number)."""
+    requests = {zone: (int(burst), bool(nodelay)) for zone, burst, nodelay in
+                re.findall(r"limit_req zone=(\w+) burst=(\d+)( nodelay)?;", body)}
+    connections = {zone: int(n) for zone, n in re.findall(r"limit_conn (\w+) (\d+);", body)}
+    return requests, connections
+
+
+def test_both_locations_proxy_alike_and_limit_only():
+    """Every proxy_* directive is at the server level, so both locations proxy the same way; a
+    location holds its limits and its proxy_pass only."""
+    general, computer = location("location / {"), location(COMPUTER_LOCATION)
+    for body in (general, computer):
+        statements = [line.strip() for line in body.splitlines() if line.strip() and not line.strip().startswith("#")]
+        assert all(re.match(r"(limit_req|limit_conn) ", st) for st in statements[:-1]), statements
+        assert statements[-1] == "proxy_pass http://card_rules;"
+    server = nginx_conf()[nginx_conf().index("    server {"):]
+    assert re.search(r"^        proxy_next_upstream ", server, re.M)  # at the server level
+    # The general limits apply to the computer's paths too, as they are.
+    (general_requests, general_connections), (computer_requests, computer_connections) = limits(general), limits(computer)
+    assert general_requests.items() <= computer_requests.items()
+    assert general_connections.items() <= computer_connections.items()
 
 
 def test_the_ingress_carries_nginx_confs_limits():
-    conf = (ROOT / "deploy" / "nginx.conf").read_text()
-
-    def directive(pattern: str) -> str:
-        found = re.search(pattern, conf)
-        assert found, pattern
-        return found.group(1)
-
-    notes = {k.removeprefix("nginx.ingress.kubernetes.io/"): v
-             for k, v in the("Ingress")["metadata"]["annotations"].items()}
+    notes = annotations(the("Ingress", INGRESS))
     assert notes["proxy-body-size"] == directive(r"client_max_body_size (\w+);")
     assert quantity(notes["proxy-body-size"].upper() + "i") == Settings().max_body_bytes
     assert notes["proxy-request-buffering"] == directive(r"proxy_request_buffering (\w+);") == "on"
@@ -497,13 +661,189 @@ def test_the_ingress_carries_nginx_confs_limits():
     assert notes["proxy-connect-timeout"] + "s" == directive(r"proxy_connect_timeout (\w+);")
     assert notes["proxy-read-timeout"] + "s" == directive(r"proxy_read_timeout (\w+);")
     assert int(notes["proxy-read-timeout"]) > gunicorn_setting("timeout")
-    assert notes["limit-rps"] + "r/s" == directive(r"rate=(\w+/s);")
-    burst = int(notes["limit-rps"]) * int(notes["limit-burst-multiplier"])
-    assert str(burst) == directive(r"burst=(\d+)")
-    assert notes["limit-connections"] == directive(r"limit_conn requests_in_progress_per_address (\d+);")
+    ((zone, (burst, nodelay)),), ((_, connections),) = (d.items() for d in limits(location("location / {")))
+    assert notes["limit-rps"] + "r/s" == zones()[zone]
+    assert int(notes["limit-rps"]) * int(notes["limit-burst-multiplier"]) == burst and nodelay
+    assert int(notes["limit-connections"]) == connections
     # The same retries (which failures, how many tries, for how long): why, nginx.conf's comment.
     assert notes["proxy-next-upstream"] == directive(r"proxy_next_upstream ([\w ]+);")
     assert "non_idempotent" in notes["proxy-next-upstream"].split()
     assert notes["proxy-next-upstream-tries"] == directive(r"proxy_next_upstream_tries (\d+);")
     assert notes["proxy-next-upstream-timeout"] + "s" == directive(r"proxy_next_upstream_timeout (\w+);")
     assert int(notes["proxy-next-upstream-timeout"]) < int(notes["proxy-read-timeout"])
+
+
+def computer_limits() -> tuple[str, int, bool, int]:
+    """nginx.conf's computer limits: the rate, the burst, nodelay or not, requests in progress."""
+    general_requests, general_connections = limits(location("location / {"))
+    requests, connections = limits(location(COMPUTER_LOCATION))
+    ((zone, (burst, nodelay)),) = [(z, b) for z, b in requests.items() if z not in general_requests]
+    ((_, in_progress),) = [(z, n) for z, n in connections.items() if z not in general_connections]
+    return zones()[zone], burst, nodelay, in_progress
+
+
+def test_the_computer_ingress_carries_nginx_confs_computer_limits():
+    notes = annotations(the("Ingress", COMPUTER_INGRESS))
+    rate, burst, nodelay, in_progress = computer_limits()
+    assert notes["limit-rps"] + "r/s" == rate
+    assert int(notes["limit-rps"]) * int(notes["limit-burst-multiplier"]) == burst
+    assert int(notes["limit-connections"]) == in_progress == 1
+    # nginx.conf paces the burst (ingress-nginx cannot: its comment says so).
+    assert not nodelay
+    # Tighter than the general limits.
+    general = annotations(the("Ingress", INGRESS))
+    assert int(notes["limit-rps"]) < int(general["limit-rps"])
+    assert int(notes["limit-connections"]) < int(general["limit-connections"])
+
+
+def test_the_computer_location_matches_the_computer_paths_and_no_other():
+    (regex,) = COMPUTER_LOCATION.findall(nginx_conf())
+    (entry,) = [e for r in the("Ingress", COMPUTER_INGRESS)["spec"]["rules"] for e in r["http"]["paths"]]
+    assert regex == "^" + entry["path"]  # ingress-nginx adds the ^
+    computer = computer_paths()
+    assert len(computer) >= 3
+    for path in sorted(public_paths() | {"/v1/games/x/suggest/", "/v1/games/suggest", "/v1/games/x/y/suggest",
+                                         "/v1/games/x/sealed/computer-moves", "/v1/games/x/suggestx"}):
+        assert bool(re.search(regex, path)) == (path in computer), path
+
+
+def test_the_computer_limits_bound_each_addresss_search_time():
+    """Per address at most rate x SUGGEST_MAX_BUDGET_MS of search a second, and one at a time:
+    the numbers nginx.conf's comment states. (Samples stop at the max budget too.)"""
+    rate, _, _, in_progress = computer_limits()
+    per_second = int(rate.removesuffix("r/s"))
+    most_ms = int(the("ConfigMap")["data"]["SUGGEST_MAX_BUDGET_MS"])
+    assert most_ms == Settings().suggest_max_budget_ms
+    claimed = re.search(r"at most (\d+) x (\d+) ms = ([0-9.]+) s of one core", re.sub(r"\n\s*#", "", nginx_conf()))
+    assert claimed and (int(claimed.group(1)), int(claimed.group(2))) == (per_second, most_ms), claimed
+    assert float(claimed.group(3)) == per_second * most_ms / 1000 <= 0.5
+    assert in_progress == 1
+
+
+# --- the replay guard's Redis -----------------------------------------------------------------------
+
+def redis_container() -> dict[str, Any]:
+    (c,) = the("StatefulSet", REDIS)["spec"]["template"]["spec"]["containers"]
+    return c
+
+
+def redis_arguments() -> dict[str, str]:
+    """redis-server's options as the manifest passes them (``--name value`` pairs)."""
+    c = redis_container()
+    argv = [*c.get("command", []), *c.get("args", [])]
+    assert argv[0] == "redis-server", argv
+    assert len(argv) % 2 == 1 and all(a.startswith("--") for a in argv[1::2]), argv
+    return {name.removeprefix("--"): value for name, value in zip(argv[1::2], argv[2::2], strict=True)}
+
+
+def test_the_replay_store_is_redis_yamls_redis():
+    url = urlsplit(the("ConfigMap")["data"]["REPLAY_STORE"])
+    service = the("Service", REDIS)
+    (port,) = service["spec"]["ports"]
+    assert (url.scheme, url.hostname, url.port, url.path) == ("redis", service["metadata"]["name"], port["port"], "/0")
+    statefulset = the("StatefulSet", REDIS)
+    assert statefulset["spec"]["replicas"] == 1
+    pods = statefulset["spec"]["template"]["metadata"]["labels"]
+    assert service["spec"]["selector"].items() <= pods.items()
+    assert statefulset["spec"]["selector"]["matchLabels"] == service["spec"]["selector"]
+    assert statefulset["spec"]["serviceName"] == service["metadata"]["name"]
+    # Not the service's pods: its Service must not send the API's traffic to Redis, nor Redis's to them.
+    assert not the("Service", SERVICE)["spec"]["selector"].items() <= pods.items()
+    assert {p["name"]: p["containerPort"] for p in redis_container()["ports"]}[port["targetPort"]] == port["port"]
+
+
+def test_redis_keeps_what_it_was_told():
+    """An append-only file on a PersistentVolume, and no eviction: a Redis that forgot would let
+    old tokens play again (or, as the service detects it, end every hand in play)."""
+    options = redis_arguments()
+    assert options["appendonly"] == "yes"
+    assert options["appendfsync"] in ("everysec", "always")
+    assert options["maxmemory-policy"] == "noeviction"
+    most = quantity(options["maxmemory"].replace("mb", "Mi").replace("gb", "Gi"))
+    resources = redis_container()["resources"]
+    assert 0 < most < quantity(resources["limits"]["memory"]) == quantity(resources["requests"]["memory"])
+    statefulset = the("StatefulSet", REDIS)["spec"]
+    (claim,) = statefulset["volumeClaimTemplates"]
+    mounts = {m["mountPath"]: m["name"] for m in redis_container()["volumeMounts"]}
+    assert mounts == {options["dir"]: claim["metadata"]["name"]}  # the data, and nothing else writable
+    assert quantity(claim["spec"]["resources"]["requests"]["storage"]) >= 2 * most
+    assert statefulset["persistentVolumeClaimRetentionPolicy"] == {"whenDeleted": "Retain", "whenScaled": "Retain"}
+    for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
+        assert "redis-cli" in " ".join(redis_container()[probe]["exec"]["command"]), probe
+        assert "ping" in " ".join(redis_container()[probe]["exec"]["command"]), probe
+
+
+def test_redis_runs_locked_down():
+    pod = the("StatefulSet", REDIS)["spec"]["template"]["spec"]
+    context = pod["securityContext"]
+    assert context["runAsNonRoot"] is True and context["runAsUser"] > 0
+    assert context["fsGroup"] == context["runAsGroup"]  # the volume writable by the user's group
+    assert context["seccompProfile"] == {"type": "RuntimeDefault"}
+    assert pod["automountServiceAccountToken"] is False
+    own = redis_container()["securityContext"]
+    assert own["readOnlyRootFilesystem"] is True
+    assert own["allowPrivilegeEscalation"] is False
+    assert own["capabilities"] == {"drop": ["ALL"]}
+
+
+def test_only_the_service_reaches_redis():
+    policy = the("NetworkPolicy", REDIS)["spec"]
+    assert policy["podSelector"]["matchLabels"] == the("StatefulSet", REDIS)["spec"]["selector"]["matchLabels"]
+    assert policy["policyTypes"] == ["Ingress"]
+    (rule,) = policy["ingress"]
+    assert [f["podSelector"]["matchLabels"] for f in rule["from"]] == [
+        the("Deployment")["spec"]["selector"]["matchLabels"]]
+    assert [p["port"] for p in rule["ports"]] == [p["name"] for p in redis_container()["ports"]]
+
+
+def test_redis_starts_with_the_manifests_arguments():
+    """Debian's redis-server (7.0, as the image's redis:7) takes the arguments as written, and
+    reports the settings the manifest means (on loopback, in a directory of its own)."""
+    binary = shutil.which("redis-server") or shutil.which("redis-server", path="/usr/bin:/usr/sbin")
+    if binary is None:
+        pytest.skip("Debian's redis-server is not installed (apt-get install redis-server)")
+    options = redis_arguments()
+    port = free_port()
+    with tempfile.TemporaryDirectory() as data:
+        here = {**options, "dir": data, "port": str(port), "bind": "127.0.0.1"}
+        argv = [word for name, value in here.items() for word in (f"--{name}", value)]
+        process = subprocess.Popen([binary, *argv], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        client = redis.Redis(port=port, decode_responses=True)
+        try:
+            deadline = time.monotonic() + 10
+            while True:
+                try:
+                    client.ping()
+                    break
+                except redis.ConnectionError:
+                    assert process.poll() is None and time.monotonic() < deadline, "redis-server did not start"
+                    time.sleep(0.05)
+            for name in ("appendonly", "appendfsync", "maxmemory-policy", "save", "protected-mode"):
+                if name in options:
+                    assert client.config_get(name)[name] == options[name], name
+            assert int(client.config_get("maxmemory")["maxmemory"]) == quantity(
+                options["maxmemory"].replace("mb", "Mi").replace("gb", "Gi"))
+        finally:
+            client.close()
+            process.terminate()
+            process.wait(timeout=10)
+
+
+# --- compose.yaml's replay store --------------------------------------------------------------------
+
+def test_compose_keeps_the_replay_store_on_a_volume_the_image_user_owns():
+    """One machine's store: a SQLite file on a named volume every replica of the app mounts, in a
+    directory the Dockerfile makes for its user (a new named volume takes the image's owner)."""
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
+    app = compose["services"]["app"]
+    store = app["environment"]["REPLAY_STORE"]
+    assert store.startswith("sqlite:////"), store  # an absolute path
+    directory = str(Path(store.removeprefix("sqlite:///")).parent)
+    volumes = {target: source for source, target in (v.split(":")[:2] for v in app["volumes"])}
+    assert volumes[directory] in compose["volumes"]  # a named volume, not a bind mount
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    user = re.search(r"useradd\b[^&;\n]*--uid[ =]\d+ (\w+)", dockerfile)
+    assert user
+    made = re.search(r"install -d -o (\w+) -g (\w+)(?: -m \d+)? (\S+)", dockerfile)
+    assert made and made.group(1) == made.group(2) == user.group(1) and made.group(3) == directory
+    assert dockerfile.index(user.group(0)) < dockerfile.index(made.group(0))
