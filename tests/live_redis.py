@@ -29,13 +29,15 @@ def redis_server() -> Iterator[str]:
 
 
 @contextmanager
-def redis_process(port: int) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+def redis_process(port: int, options: dict[str, str] | None = None) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """A redis-server on ``port`` (started again on the same port, it is a Redis restarted without
-    its data), yielding its URL and its process (to stop with SIGSTOP)."""
+    its data), yielding its URL and its process (to stop with SIGSTOP). ``options``: its
+    configuration (``{"appendonly": "yes"}``), by default nothing kept on disk."""
+    chosen = options if options is not None else {"save": "", "appendonly": "no", "enable-debug-command": "local"}
     with tempfile.TemporaryDirectory() as workdir:
-        process = subprocess.Popen(
-            [redis_binary(), "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-             "--enable-debug-command", "local", "--dir", workdir], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        here = {**chosen, "port": str(port), "bind": "127.0.0.1", "dir": workdir}
+        argv = [word for name, value in here.items() for word in (f"--{name}", value)]
+        process = subprocess.Popen([redis_binary(), *argv], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
         url = f"redis://127.0.0.1:{port}/0"
         client = redis.Redis.from_url(url)
         try:

@@ -17,9 +17,6 @@ import os
 import re
 import shlex
 import shutil
-import subprocess
-import tempfile
-import time
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -34,6 +31,7 @@ from kubernetes_validate.utils import SchemaNotFoundError
 
 from service.config import Settings, usable_cpus
 from tests.live import free_port
+from tests.live_redis import redis_process
 
 ROOT = Path(__file__).resolve().parent.parent
 K8S = ROOT / "deploy" / "kubernetes"
@@ -799,25 +797,12 @@ def test_only_the_service_reaches_redis():
 def test_redis_starts_with_the_manifests_arguments():
     """Debian's redis-server (7.0, as the image's redis:7) takes the arguments as written, and
     reports the settings the manifest means (on loopback, in a directory of its own)."""
-    binary = shutil.which("redis-server") or shutil.which("redis-server", path="/usr/bin:/usr/sbin")
-    if binary is None:
+    if shutil.which("redis-server") is None and shutil.which("redis-server", path="/usr/bin:/usr/sbin") is None:
         pytest.skip("Debian's redis-server is not installed (apt-get install redis-server)")
     options = redis_arguments()
-    port = free_port()
-    with tempfile.TemporaryDirectory() as data:
-        here = {**options, "dir": data, "port": str(port), "bind": "127.0.0.1"}
-        argv = [word for name, value in here.items() for word in (f"--{name}", value)]
-        process = subprocess.Popen([binary, *argv], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
-        client = redis.Redis(port=port, decode_responses=True)
+    with redis_process(free_port(), options) as (url, _):
+        client = redis.Redis.from_url(url, decode_responses=True)
         try:
-            deadline = time.monotonic() + 10
-            while True:
-                try:
-                    client.ping()
-                    break
-                except redis.ConnectionError:
-                    assert process.poll() is None and time.monotonic() < deadline, "redis-server did not start"
-                    time.sleep(0.05)
             for name in ("appendonly", "appendfsync", "maxmemory-policy", "save", "protected-mode"):
                 if name in options:
                     assert client.config_get(name)[name] == options[name], name
@@ -825,8 +810,6 @@ def test_redis_starts_with_the_manifests_arguments():
                 options["maxmemory"].replace("mb", "Mi").replace("gb", "Gi"))
         finally:
             client.close()
-            process.terminate()
-            process.wait(timeout=10)
 
 
 # --- compose.yaml's replay store --------------------------------------------------------------------
