@@ -78,7 +78,7 @@ def shoot_family(driver: Any, url: str, case: int, size: str) -> Path:
 
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
-    with chromium("--hide-scrollbars") as driver, gunicorn(STATE_KEYS=STATE_KEYS) as url:
+    with chromium("--hide-scrollbars") as driver, gunicorn(STATE_KEYS=STATE_KEYS, REPLAY_STORE="off") as url:
         shots = [shoot(driver, url, game_id, "ru" if (n + (size == "phone")) % 2 else "en", size)
                  for n, game_id in enumerate(GAMES) for size in SIZES]
         shots += [shoot_family(driver, url, 0, "desktop"), shoot_family(driver, url, 1, "phone")]
