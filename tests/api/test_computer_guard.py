@@ -30,77 +30,95 @@ from tests.live import gunicorn
 SECRET = f"{KEY.id}:{base64.urlsafe_b64encode(KEY.secret).decode()}"
 
 
-def post(url: str, body: dict[str, Any]) -> tuple[int, dict[str, Any], float]:
-    request = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
-    started = time.perf_counter()
+def post(url: str, body: dict[str, Any], request_id: str = "") -> tuple[int, dict[str, Any]]:
+    headers = {"Content-Type": "application/json", **({"X-Request-ID": request_id} if request_id else {})}
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), headers=headers)
     try:
         with urllib.request.urlopen(request, timeout=10) as answer:
-            return answer.status, json.load(answer), time.perf_counter() - started
+            return answer.status, json.load(answer)
     except urllib.error.HTTPError as error:
-        return error.code, json.load(error), time.perf_counter() - started
+        return error.code, json.load(error)
+
+
+def served_ms(log: Path, request_id: str) -> float:
+    """The time the service took over the request (its JSON log line), not the client's, which a
+    busy machine's scheduling adds to."""
+    for line in log.read_text().splitlines():
+        if line.startswith("{") and json.loads(line).get("request_id") == request_id:
+            return float(json.loads(line)["duration_ms"])
+    raise AssertionError(f"no log line for {request_id}")
 
 
 @pytest.mark.xdist_group("live")
-def test_a_saved_token_and_a_computer_reply_cannot_be_played_again_by_default(monkeypatch) -> None:
+def test_a_saved_token_and_a_computer_reply_cannot_be_played_again_by_default(monkeypatch, tmp_path) -> None:
     for name in [n for n in os.environ if n.startswith(("REPLAY_", "SEARCH_"))]:
         monkeypatch.delenv(name)
-    with gunicorn(STATE_KEYS=SECRET) as server:
+    log = tmp_path / "log"
+    with gunicorn(STATE_KEYS=SECRET, LOG_LEVEL="INFO", log_path=log) as server:
         base = f"{server}/v1/games/sixty-six/sealed"
-        _, hand, _ = post(f"{base}/deal-against-computer", {"seat": 0, "seed": "saved"})
-        token, key, computer = hand["token"], hand["seat_key"], hand["computer_key"]
-        if hand["to_move"] != 0:
-            status, moved, _ = post(f"{base}/computer-move", {"token": token, "computer_key": computer})
-            assert status == 200, moved
-            token = moved["token"]
-        saved = token  # the person's turn: the page saves this token
-        listed = post(f"{base}/legal-moves", {"token": saved, "seat_key": key})[1]["moves"]
-        status, mine, _ = post(f"{base}/validate", {"token": saved, "seat_key": key, "move": listed[0]})
-        assert status == 200 and mine["legal"] and mine["to_move"] == 1
+        _, hand = post(f"{base}/deal-against-computer", {"seat": 0, "seed": "saved"})
+        token, key, computer, to_move = hand["token"], hand["seat_key"], hand["computer_key"], hand["to_move"]
+        while True:  # on to a move of the person's that hands the turn to the computer
+            if to_move == 1:
+                status, moved = post(f"{base}/computer-move", {"token": token, "computer_key": computer})
+                assert status == 200, moved
+                token, to_move = moved["token"], moved["to_move"]
+                continue
+            saved = token  # the person's turn: the page saves this token
+            listed = post(f"{base}/legal-moves", {"token": saved, "seat_key": key})[1]["moves"]
+            status, mine = post(f"{base}/validate", {"token": saved, "seat_key": key, "move": listed[0]})
+            assert status == 200 and mine["legal"], mine
+            token, to_move = mine["token"], mine["to_move"]
+            if to_move == 1:
+                break
         asked = {"token": mine["token"], "computer_key": computer, "budget_ms": 250}
-        status, reply, _ = post(f"{base}/computer-move", asked)
+        status, reply = post(f"{base}/computer-move", asked)
         assert status == 200, reply
 
         # Asked again on the same token, with another seed: the reply already made, not a new search.
         for seed in ("another", "and another"):
-            status, again, took_again = post(f"{base}/computer-move", {**asked, "seed": seed})
+            status, again = post(f"{base}/computer-move", {**asked, "seed": seed}, request_id=f"again-{len(seed)}")
             assert status == 200, again
             assert again["public_events"] == reply["public_events"] and again["move_number"] == reply["move_number"]
-            assert took_again < 0.1, f"{took_again * 1000:.0f} ms: searched again"
+            assert served_ms(log, f"again-{len(seed)}") < 50, "searched again (a search takes its 250 ms)"
 
         # The person moves on; then the saved token is refused, whatever move it carries.
         if reply["to_move"] == 0:
             listed_now = post(f"{base}/legal-moves", {"token": reply["token"], "seat_key": key})[1]["moves"]
             assert post(f"{base}/validate", {"token": reply["token"], "seat_key": key, "move": listed_now[0]})[0] == 200
         for chosen in listed:
-            status, refused, _ = post(f"{base}/validate", {"token": saved, "seat_key": key, "move": chosen})
+            status, refused = post(f"{base}/validate", {"token": saved, "seat_key": key, "move": chosen})
             assert status == 409 and refused["type"] == "urn:card-rules:problem:replayed", refused
 
         # The computer's token from before the person's move: refused before any search.
         if reply["to_move"] == 0:
-            status, refused, took_refused = post(f"{base}/computer-move", {**asked, "seed": "fishing"})
+            status, refused = post(f"{base}/computer-move", {**asked, "seed": "fishing"}, request_id="fishing")
             assert status == 409 and refused["type"] == "urn:card-rules:problem:replayed", refused
-            assert took_refused < 0.05, f"refused after {took_refused * 1000:.0f} ms"
-            status, refused, _ = post(f"{base}/suggest", {"token": saved, "seat_key": key, "budget_ms": 250})
+            assert served_ms(log, "fishing") < 50, "refused after a search (which takes its 250 ms)"
+            status, refused = post(f"{base}/suggest", {"token": saved, "seat_key": key, "budget_ms": 250})
             assert status == 409
 
 
 @pytest.mark.xdist_group("live")
-def test_a_search_past_the_slots_is_refused_at_once() -> None:
+def test_a_search_past_the_slots_is_refused_at_once(tmp_path: Path) -> None:
     """SEARCH_SLOTS=1 over two workers: while one max-budget search runs, another is a 503
-    problem with Retry-After, answered in milliseconds, and the rules still answer."""
-    with gunicorn(STATE_KEYS=SECRET, SEARCH_SLOTS="1", REPLAY_STORE="off") as server:
+    problem with Retry-After, answered at once (no search: a few ms of the service's time), and
+    the rules still answer."""
+    log = tmp_path / "log"
+    with gunicorn(STATE_KEYS=SECRET, SEARCH_SLOTS="1", REPLAY_STORE="off", SUGGEST_MAX_BUDGET_MS="3000",
+                  LOG_LEVEL="INFO", log_path=log) as server:
         base = f"{server}/v1/games/bura"
         state = post(f"{base}/deal", {"seed": "slots", "players": 2})[1]["state"]
         seat = post(f"{base}/legal-moves", {"state": state})[1]["to_move"]
-        asked = {"state": state, "seat": seat, "budget_ms": 250}
-        long = threading.Thread(target=post, args=(f"{base}/suggest", asked))
+        long = threading.Thread(target=post, args=(f"{base}/suggest", {"state": state, "seat": seat,
+                                                                       "budget_ms": 3000}))
         long.start()
-        time.sleep(0.08)
-        status, busy, took = post(f"{base}/suggest", asked)
+        time.sleep(0.3)  # the long search has its slot (on a machine busy with other tests too)
+        status, busy = post(f"{base}/suggest", {"state": state, "seat": seat, "budget_ms": 250}, request_id="busy")
         rules = post(f"{base}/legal-moves", {"state": state})
         long.join()
     assert status == 503 and busy["type"] == "urn:card-rules:problem:computer-busy", busy
-    assert took < 0.05, f"refused after {took * 1000:.0f} ms"
+    assert served_ms(log, "busy") < 50  # a few ms on a quiet machine (make soak); a search takes 250
     assert rules[0] == 200
 
 
