@@ -1,18 +1,23 @@
 """`make soak`: the deployment of compose.yaml started locally without Docker. Debian's nginx runs
 with deploy/nginx.conf, rendered for loopback ports, in front of the Dockerfile's gunicorn
-command. The suite loads it with slow clients, overload, a killed worker, bad inputs and
-expensive requests (bench/hostile.py's bodies from 8 clients while normal play goes on). Then
-bench/replicas.py runs three instances (one worker each) behind one nginx, with one STATE_KEYS
-and one replay guard store (Debian's redis-server): sealed hands across the instances, one killed
-under load, a rolling restart, a state key rotation, and the replay guard's races. It prints a
-table, writes it to docs/soak.md, and ends with a pass/fail line against the targets. It is not
-part of `make test`.
+command. The suite loads it with slow clients, overload, a killed worker, bad inputs, expensive
+requests (bench/hostile.py's bodies from 8 clients while normal play goes on) and the computer
+player's longest searches (bench/computer.py: 8 clients on one address send suggests and
+computer-moves at the largest budget or sample count, as fast as they are answered and ignoring
+Retry-After, while 6 players, each on an address of its own, play sealed hands: the players'
+p99 and failures, and the time of every refused search, nginx's 429 or the service's 503
+computer-busy; then the same from 127.0.0.1, which nginx does not limit, so that only
+SEARCH_SLOTS stands, for contrast). Then bench/replicas.py runs three instances (one worker
+each) behind one nginx, with one STATE_KEYS and one replay guard store (Debian's redis-server):
+sealed hands across the instances, one killed under load, a rolling restart, a state key
+rotation, and the replay guard's races. It prints a table, writes it to docs/soak.md, and ends
+with a pass/fail line against the targets. It is not part of `make test`.
 
 SOAK_SECONDS (default 20) bounds each load phase; a rolling restart and the key rotation last as
 long as their restarts take (an instance starts in about 4 s). SOAK_PHASES (a comma list of
-slow, overload, killed, bad, expensive, and the replica phases sealed, replica-killed, rolling,
-rotation, replay; default all) runs only some phases, for a quick look: the table is then printed
-but docs/soak.md is left as it is.
+slow, overload, killed, bad, expensive, computer, and the replica phases sealed, replica-killed,
+rolling, rotation, replay; default all) runs only some phases, for a quick look: the table is then
+printed but docs/soak.md is left as it is.
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench import replicas
+from bench import computer, replicas
 from bench.bodies import bodies
 from bench.hostile import encoded, hostile
 from bench.load import Run, children, dumps, gunicorn, run
@@ -40,7 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 APP_PORT, PROXY_PORT = 18741, 18742
 SECONDS = float(os.environ.get("SOAK_SECONDS", "20"))
 REPORT = ROOT / "docs" / "soak.md"
-SINGLE_PHASES = ("slow", "overload", "killed", "bad", "expensive")
+SINGLE_PHASES = ("slow", "overload", "killed", "bad", "expensive", "computer")
 """Against one instance (2 workers) behind nginx; then bench/replicas.py's, against three."""
 PHASES = SINGLE_PHASES + replicas.PHASES
 CHOSEN = [p.strip() for p in os.environ.get("SOAK_PHASES", ",".join(PHASES)).split(",") if p.strip()]
@@ -58,6 +63,11 @@ REFUSED_PAUSE = 0.05
 """Seconds an expensive client waits after a 429 (it ignores Retry-After, as a hostile one would)."""
 REFUSED = frozenset({413, 422, 429})
 """What an expensive request may get instead of a 200: a limit, a schema error, the rate limit."""
+COMPUTER_P99_MS = 100.0
+"""The p99 of the normal players' requests while one address asks for the longest searches."""
+REFUSAL_MS = 10.0
+"""The most a refused search (nginx's 429, the service's 503 computer-busy) may take, each, from
+sending it to its answer at the client."""
 
 
 def _post(port: int, path: str, body: bytes, timeout: float = 5.0,
@@ -262,6 +272,66 @@ def expensive_requests(port: int, body: bytes, master: int,
     return normal, expensive, len(workers - set(children(master)))
 
 
+def _searchers(port: int, source: str | None, stop: float, positions: dict[str, list[dict[str, Any]]],
+               sealed: dict[str, list[dict[str, Any]]], results: Any) -> None:
+    """bench/computer.py's searchers, in a process of their own (the players' GIL)."""
+    results.put(computer.search(_post, port, source, stop, positions, sealed))
+
+
+def computer_searches(port: int, master: int,
+                      source: str | None) -> tuple[replicas.Tally, computer.Searches, int]:
+    """bench/computer.py's searchers ask for the longest searches from ``source`` (None:
+    127.0.0.1), while its players play sealed hands, each from an address of its own: what the
+    players and the searchers saw, and how many workers were replaced meanwhile."""
+    proxy = f"http://127.0.0.1:{port}"
+    positions = {game: list(computer.open_positions(game)) for game in computer.SEARCH_GAMES}
+    dealer = replicas.Client(replicas.Tally(), lambda: ("nginx", proxy))  # 127.0.0.1: not limited
+    sealed = {game: computer.sealed_positions(dealer, game) for game in computer.SEARCH_GAMES}
+    dealer.close()
+    workers = set(children(master))
+    stop = time.monotonic() + SECONDS
+    context = multiprocessing.get_context("fork")
+    results = context.Queue()
+    searchers = context.Process(target=_searchers, args=(port, source, stop, positions, sealed, results))
+    searchers.start()
+    time.sleep(0.5)  # the searchers are busy first
+    played = computer.players(proxy, SECONDS - 0.5)
+    searches = results.get(timeout=60)  # the last searches may wait up to their timeout
+    searchers.join(timeout=5)
+    return played, searches, len(workers - set(children(master)))
+
+
+def computer_rows(played: replicas.Tally, searches: computer.Searches, replaced: int, what: str,
+                  targets: bool) -> list[tuple[str, str, str, bool | None]]:
+    """The players' row and the searches' row; ``targets``: False, measured for contrast."""
+    latencies = sorted(played.latencies)
+    p50 = latencies[len(latencies) // 2] if latencies else float("nan")
+    hands = sum(played.hands.values())
+    players = (f"{computer.PLAYERS} players, each from its own address, while {computer.SEARCHERS} clients "
+               f"ask for {computer.BUDGET_MS} ms searches {what} (through nginx)")
+    played_ok = played.failed == 0 and played.p99() < COMPUTER_P99_MS
+    answered = ", ".join(f"{n} {kind}" for kind, n in sorted(searches.answered.items()))
+    slowest_answer = max(searches.answered_ms, default=0.0)
+    refused = f"{searches.refused['429']} × 429 (nginx), {searches.refused['503']} × 503 computer-busy"
+    slowest = (f"p50 {searches.refusal_ms(0.5):.1f} ms, p99 {searches.refusal_ms(0.99):.1f} ms, "
+               f"slowest {searches.slowest_refusal_ms:.1f} ms ({searches.slowest_refusal}), "
+               f"{searches.refusals_over(REFUSAL_MS)} ≥ {REFUSAL_MS:.0f} ms" if searches.refused_ms else "none refused")
+    others = "; ".join(f"{n} × {answer}" for answer, n in searches.other.most_common()) or "none"
+    setup = searches.setup
+    setup_failed = sum(n for answer, n in setup.items() if answer not in ("sent", "429"))
+    searches_ok = (searches.refusals_over(REFUSAL_MS) == 0 and searches.failed == 0 and setup_failed == 0
+                   and replaced == 0)
+    return [
+        (players, f"{played.failed} failures; p50 {p50:.1f} ms, p99 {played.p99():.1f} ms",
+         f"{len(latencies)} requests, {hands} hands scored; failures: {played.failure_list()}",
+         played_ok if targets else None),
+        (f"{computer.SEARCHERS} clients' searches {what}: answered, refused", f"{sum(searches.answered.values())} searched (200); {refused}",
+         f"refusals: {slowest}; searched: {answered or 'none'}, slowest {slowest_answer:.0f} ms; other answers: "
+         f"{others}; the tables' own requests: {setup['sent']}, {setup['429']} × 429, {setup_failed} failed; "
+         f"{replaced} workers replaced", searches_ok if targets else None),
+    ]
+
+
 def main() -> None:
     payloads = [dumps(b) for b in bodies("sixty-six")["validate-legal"]]
     body = payloads[0].encode()
@@ -313,6 +383,13 @@ def single(rows: list[tuple[str, str, str, bool | None]], payloads: list[str], b
                              f"normal: {normal.failed} errors, p99 {normal.p99:.1f} ms",
                              f"{expensive.summary()}; {replaced_workers} workers replaced",
                              ok and normal.p99 < p99_target))
+        if "computer" in CHOSEN:
+            # From one address, as deployed (nginx: 2 searches a second, a burst of 4 delayed, one
+            # at a time); then from 127.0.0.1, which nginx exempts: only SEARCH_SLOTS stands.
+            for source, what, targets in ((EXPENSIVE_SOURCE, "from one address", True),
+                                          (None, "from 127.0.0.1, not rate-limited", False)):
+                played, searches, replaced_workers = computer_searches(PROXY_PORT, pids[0], source)
+                rows += computer_rows(played, searches, replaced_workers, what, targets)
 
 
 def report(rows: list[tuple[str, str, str, bool | None]]) -> None:
@@ -330,8 +407,9 @@ def report(rows: list[tuple[str, str, str, bool | None]]) -> None:
             sys.exit(1)
         return
     REPORT.write_text(
-        "# Soak: the deployment under slow clients, overload, a killed worker, bad inputs and "
-        "expensive requests; three instances through a kill, restarts and a key rotation\n\n"
+        "# Soak: the deployment under slow clients, overload, a killed worker, bad inputs, "
+        "expensive requests and the computer player's longest searches; three instances through a "
+        "kill, restarts and a key rotation\n\n"
         "`make soak` (bench/soak.py) on this 2-core machine: Debian's nginx with deploy/nginx.conf in "
         "front of the Dockerfile's gunicorn command (2 sync workers), on loopback, "
         f"{SECONDS:.0f} s a phase. The targets: 100 % of normal requests answered under slow "
@@ -342,7 +420,19 @@ def report(rows: list[tuple[str, str, str, bool | None]]) -> None:
         "or no answer, no worker replaced, and with the expensive clients on one address (which "
         f"nginx limits to 20 requests a second) a p99 of the normal requests under {EXPENSIVE_P99_MS:.0f} "
         f"ms; from 127.0.0.1, which nginx does not limit, under {UNLIMITED_P99_MS:.0f} ms (the two "
-        "workers serve the eight expensive clients in turn).\n\n"
+        "workers serve the eight expensive clients in turn). While "
+        f"{computer.SEARCHERS} clients on one address ask for the computer player's longest searches "
+        f"({computer.BUDGET_MS} ms, or {computer.SAMPLES:,} samples: open and sealed suggests, and "
+        "computer-moves on hands that move on) as fast as they are answered, waiting "
+        f"{computer.REFUSED_PAUSE * 1000:.0f} ms after a refusal and ignoring Retry-After, and "
+        f"{computer.PLAYERS} players, each on an address of its own, play sealed hands (a request "
+        f"every {computer.PLAYER_PAUSE * 1000:.0f} ms or so): none of the players' requests failed and "
+        f"their p99 under {COMPUTER_P99_MS:.0f} ms; every refused search (nginx's 429, the service's "
+        f"503 computer-busy) answered in under {REFUSAL_MS:.0f} ms, each, at the client, and no other "
+        "answer than a 200 or a refusal. A search nginx delays (its burst of 4, let through 2 a "
+        "second) is not a refusal: it is answered 200 after up to 2 s. The same from 127.0.0.1, "
+        "which nginx does not limit, so that only SEARCH_SLOTS (1 of the 2 workers) stands, is "
+        "measured for contrast.\n\n"
         f"{replicas.DESCRIPTION}\n\n"
         f"{table}\n\n{verdict}.\n")
     if not passed:
