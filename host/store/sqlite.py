@@ -1,0 +1,200 @@
+"""Tables on one machine: a SQLite file in WAL mode that every worker of the host shares, so a
+restart loses no table (``TABLE_STORE=sqlite:////var/lib/card-rules/tables.sqlite3``).
+
+A change is one ``BEGIN IMMEDIATE`` transaction (read the table, write it and its events), so
+changes of a table, from any process, are applied one after the other. Each event row has a
+global sequence number besides its id in its table: each process's listener polls the sequence
+every ``POLL_SECONDS`` and wakes the streams of the tables that changed, one query a process
+whatever the number of streams."""
+
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import replace
+from pathlib import Path
+
+import orjson
+
+from host.errors import StoreDown
+from host.store.notify import Notifier
+from host.tables import Change, Event, Table, found
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY,
+    body BLOB NOT NULL,
+    deadline REAL,
+    expires REAL NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS tables_due ON tables (deadline) WHERE deadline IS NOT NULL;
+CREATE INDEX IF NOT EXISTS tables_expiring ON tables (expires);
+CREATE TABLE IF NOT EXISTS events (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    table_id TEXT NOT NULL,
+    id INTEGER NOT NULL,
+    body BLOB NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS events_of_table ON events (table_id, id);
+CREATE TABLE IF NOT EXISTS openings (address TEXT NOT NULL, at REAL NOT NULL);
+CREATE INDEX IF NOT EXISTS openings_by_address ON openings (address, at);
+"""
+POLL_SECONDS = 0.02
+"""How often each process looks for other processes' events: a stream hears of a move at most
+this much later than a stream of the process that played it."""
+TIMEOUT_SECONDS = 2.0
+log = logging.getLogger("host")
+
+
+class SqliteTables:
+    def __init__(self, path: str) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.lock = threading.Lock()  # one connection a process; its threads take turns
+        self.pid = 0
+        self.connection: sqlite3.Connection | None = None
+        self.notifier = Notifier(self._listen)
+        self._open().close()  # a wrong path fails at the start
+
+    def create(self, table: Table, events: list[Event], address: str, now: float) -> None:
+        with self._writing() as db:
+            table = _numbered(table, len(events))
+            db.execute("INSERT INTO tables VALUES (?, ?, ?, ?)",
+                       (table.id, orjson.dumps(table.wire()), table.deadline, table.expires))
+            self._append(db, table.id, 0, events)
+            db.execute("INSERT INTO openings VALUES (?, ?)", (address, now))
+            db.execute("DELETE FROM openings WHERE at < ?", (now - 3600,))
+        self.notifier.wake(table.id)
+
+    def get(self, table_id: str) -> Table | None:
+        with self._reading() as db:
+            row = db.execute("SELECT body FROM tables WHERE id = ?", (table_id,)).fetchone()
+        return None if row is None else Table.read(orjson.loads(row[0]))
+
+    def change(self, table_id: str, change: Change) -> tuple[Table, list[tuple[int, Event]]]:
+        with self._writing() as db:
+            row = db.execute("SELECT body FROM tables WHERE id = ?", (table_id,)).fetchone()
+            table = found(None if row is None else Table.read(orjson.loads(row[0])))
+            changed, events = change(table)
+            changed = _numbered(changed, len(events))
+            db.execute("UPDATE tables SET body = ?, deadline = ?, expires = ? WHERE id = ?",
+                       (orjson.dumps(changed.wire()), changed.deadline, changed.expires, table_id))
+            numbered = self._append(db, table_id, table.last_event, events)
+        if numbered:
+            self.notifier.wake(table_id)
+        return changed, numbered
+
+    def events(self, table_id: str, after: int, most: int) -> list[tuple[int, Event]]:
+        with self._reading() as db:
+            rows = db.execute("SELECT id, body FROM events WHERE table_id = ? AND id > ? ORDER BY id LIMIT ?",
+                              (table_id, after, most)).fetchall()
+        return [(number, orjson.loads(body)) for number, body in rows]
+
+    def due(self, now: float, most: int) -> list[str]:
+        with self._reading() as db:
+            rows = db.execute("SELECT id FROM tables WHERE deadline <= ? ORDER BY deadline LIMIT ?",
+                              (now, most)).fetchall()
+        return [row[0] for row in rows]
+
+    def claim(self, table_id: str, deadline: float, until: float) -> bool:
+        with self._writing() as db:
+            return db.execute("UPDATE tables SET deadline = ? WHERE id = ? AND deadline = ?",
+                              (until, table_id, deadline)).rowcount == 1
+
+    def expired(self, now: float, most: int) -> list[str]:
+        with self._reading() as db:
+            rows = db.execute("SELECT id FROM tables WHERE expires < ? LIMIT ?", (now, most)).fetchall()
+        return [row[0] for row in rows]
+
+    def delete(self, table_id: str) -> None:
+        with self._writing() as db:
+            db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
+            db.execute("DELETE FROM events WHERE table_id = ?", (table_id,))
+
+    def openings(self, address: str, since: float) -> int:
+        with self._reading() as db:
+            return int(db.execute("SELECT COUNT(*) FROM openings WHERE address = ? AND at >= ?",
+                                  (address, since)).fetchone()[0])
+
+    def open_tables(self) -> int:
+        with self._reading() as db:
+            return int(db.execute("SELECT COUNT(*) FROM tables").fetchone()[0])
+
+    def secret(self) -> bytes:
+        with self._writing() as db:
+            db.execute("INSERT OR IGNORE INTO meta VALUES ('ticket_key', ?)", (secrets.token_bytes(32),))
+            return bytes(db.execute("SELECT value FROM meta WHERE name = 'ticket_key'").fetchone()[0])
+
+    def wait(self, table_id: str, after: int, timeout: float) -> bool:
+        event = self.notifier.event(table_id)
+        with self._reading() as db:
+            if db.execute("SELECT 1 FROM events WHERE table_id = ? AND id > ? LIMIT 1",
+                          (table_id, after)).fetchone():
+                return True
+        return event.wait(timeout)
+
+    def _append(self, db: sqlite3.Connection, table_id: str, last: int,
+                events: list[Event]) -> list[tuple[int, Event]]:
+        numbered = list(enumerate(events, last + 1))
+        db.executemany("INSERT INTO events (table_id, id, body) VALUES (?, ?, ?)",
+                       [(table_id, number, orjson.dumps(event)) for number, event in numbered])
+        return numbered
+
+    def _listen(self, notifier: Notifier) -> None:
+        """Wakes this process's streams of every table another process wrote to."""
+        db = self._open()
+        seq = db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0]
+        while True:
+            time.sleep(POLL_SECONDS)
+            try:
+                rows = db.execute("SELECT seq, table_id FROM events WHERE seq > ? ORDER BY seq",
+                                  (seq,)).fetchall()
+            except sqlite3.Error:
+                continue
+            for seq, table_id in rows:  # noqa: B007 (the last one read is where the next poll starts)
+                notifier.wake(table_id)
+
+    @contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        with self.lock:
+            try:
+                yield self._connected()
+            except sqlite3.Error as error:
+                log.error("table store: SQLite: %s", error)
+                raise StoreDown("the table store did not answer: try again") from error
+
+    @contextmanager
+    def _writing(self) -> Iterator[sqlite3.Connection]:
+        with self._reading() as db:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+
+    def _connected(self) -> sqlite3.Connection:
+        """This process's connection: a forked worker opens its own."""
+        if self.connection is None or self.pid != os.getpid():
+            self.connection, self.pid = self._open(), os.getpid()
+        return self.connection
+
+    def _open(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, timeout=TIMEOUT_SECONDS, isolation_level=None,
+                             check_same_thread=False)
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA synchronous = NORMAL")
+        db.executescript(SCHEMA)
+        return db
+
+
+def _numbered(table: Table, count: int) -> Table:
+    return replace(table, last_event=table.last_event + count)
