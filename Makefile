@@ -22,8 +22,10 @@ $(BIN)/.dev: $(BIN)/.service
 	$(BIN)/pip install --quiet -e '.[test,bench]'
 	touch $@
 
+# The rules and the table host (/v1/tables) on one origin, in gevent workers (README, "Tables for
+# several people"); deployed, each runs on its own (Dockerfile, deploy/).
 run: $(BIN)/.service web
-	$(BIN)/gunicorn --config gunicorn.conf.py 'service:create_app()'
+	WORKER_CLASS=gevent $(BIN)/gunicorn --config gunicorn.conf.py 'host:create_site()'
 
 # The table at /play (clients/web): its types generated from openapi.yaml, type-checked, bundled
 # into service/play/ (not committed), with the versions of clients/web/package-lock.json.

@@ -43,7 +43,11 @@ PROBLEM_WORKERS = {"sync": "service.workers.ProblemSyncWorker",
 worker_class = os.environ.get("WORKER_CLASS", "sync")
 worker_class = PROBLEM_WORKERS.get(worker_class, worker_class)
 threads = int(os.environ.get("THREADS", "1"))
-preload_app = True
+# The table host (host/) runs gevent workers: a stream of events held open is a greenlet, so a
+# process holds thousands (measured by `make soak`, docs/soak.md). gevent patches the standard
+# library when a worker starts, which must come before the app's modules are imported: no preload.
+preload_app = worker_class != "gevent"
+worker_connections = int(os.environ.get("WORKER_CONNECTIONS", "4000"))
 timeout = int(os.environ.get("TIMEOUT", "30"))
 # On SIGTERM each worker finishes the request it is in, for at most this long (a Kubernetes pod's
 # terminationGracePeriodSeconds is longer: deploy/kubernetes/deployment.yaml).

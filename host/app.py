@@ -67,6 +67,7 @@ def create_app(settings: HostSettings | None = None, games: dict[str, Game[Any, 
     app = Flask("host")
     app.config["MAX_CONTENT_LENGTH"] = 65_536
     app.register_blueprint(Host(settings, store, rules).blueprint())
+    app.add_url_rule("/health", "health", lambda: {"status": "ok"})
     problems.register(app)
     app.before_request(_language)
     app.after_request(_content_language)
@@ -269,8 +270,10 @@ class Host:
             if table.seats[seat].streams >= most:
                 raise TooMany("this seat has {most} streams open, its most", limit="STREAMS_PER_SEAT",
                               value=most, most=most)
-            first = table.seats[seat].streams == 0
-            return streams(table, seat, +1), [{"type": "connected", "seat": seat}] if first else []
+            place = table.seats[seat]
+            kind = "reconnected" if place.seen else "connected"
+            told = [] if place.streams else [{"type": kind, "seat": seat}]
+            return streams(table, seat, +1), told
 
         self.store.change(table_id, opened)
 

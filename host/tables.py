@@ -58,7 +58,9 @@ class Seat:
     away: bool = False
     """A person's seat the computer plays for now (its person left it, or asked it to)."""
     streams: int = 0
-    """Event streams this seat has open (``MAX_STREAMS_PER_SEAT`` at most)."""
+    """Event streams this seat has open (``STREAMS_PER_SEAT`` at most)."""
+    seen: bool = False
+    """The seat has had a stream open: its next one is a reconnection."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,8 +180,8 @@ def set_away(rules: Rules, table: Table, seat: int, away: bool, now: float) -> t
     if place.away == away:
         return table, []
     table = replace(table, seats=_with_seat(table, seat, replace(place, away=away)))
-    table = _with_deadline(rules, table, now)
-    return _touched(rules, table, now), [{"type": "computer_took" if away else "taken_back", "seat": seat}]
+    table = _touched(rules, _with_deadline(rules, table, now), now)
+    return table, [{"type": "computer_took" if away else "taken_back", "seat": seat}, *_timer(rules, table)]
 
 
 def close(rules: Rules, table: Table, now: float) -> tuple[Table, list[Event]]:
@@ -190,7 +192,7 @@ def close(rules: Rules, table: Table, now: float) -> tuple[Table, list[Event]]:
 
 def streams(table: Table, seat: int, change: int) -> Table:
     place = table.seats[seat]
-    place = replace(place, streams=max(0, place.streams + change))
+    place = replace(place, streams=max(0, place.streams + change), seen=True)
     return replace(table, seats=_with_seat(table, seat, place))
 
 
@@ -234,6 +236,7 @@ def play(rules: Rules, table: Table, seat: int, move: Wire, move_number: int, no
         events += ended
     else:
         table = _with_deadline(rules, table, now)
+        events += _timer(rules, table)
     return Played(_touched(rules, table, now), events, {"legal": True, "move_number": table.move_number})
 
 
@@ -285,7 +288,19 @@ def _deal(rules: Rules, table: Table, match: Wire | None, now: float) -> tuple[T
     table = _touched(rules, _with_deadline(rules, table, now), now)
     return table, [{"type": "dealt", "hand_number": table.hand_number,
                     "seed_commitment": commitment(server_seed), "shuffle": SeedStream.VERSION,
-                    "to_move": game.to_move(state)}]
+                    "to_move": game.to_move(state)}, *_timer(rules, table)]
+
+
+def _timer(rules: Rules, table: Table) -> list[Event]:
+    """``timer_started`` when a person's time for their move now runs."""
+    seat = rules.to_move(table)
+    if seat is None or table.deadline is None or table.turn_seconds is None:
+        return []
+    place = table.seats[seat]
+    if not place.human or place.away:
+        return []
+    return [{"type": "timer_started", "seat": seat, "deadline": table.deadline,
+             "seconds": table.turn_seconds}]
 
 
 def _with_deadline(rules: Rules, table: Table, now: float) -> Table:
