@@ -264,7 +264,7 @@ def _hand_over(rules: Rules, table: Table, state: Any, now: float) -> tuple[Tabl
     score = game.score(state, table.match)
     record = {"start": table.start, "moves": list(table.moves)}
     events: list[Event] = [{"type": "hand_over", "hand_number": table.hand_number, "hand": score["hand"],
-                            "match": score["match"], "record": record, "server_seed": table.server_seed,
+                            "match_before": table.match, "match": score["match"], "record": record, "server_seed": table.server_seed,
                             "seed_commitment": commitment(table.server_seed),
                             "shuffle": SeedStream.VERSION, "options": game.dump_state(state)["options"]}]
     table = replace(table, standing=score["match"])

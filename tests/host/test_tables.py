@@ -1,0 +1,324 @@
+"""The table host in process (Flask's test client, the SQLite store in a temporary directory,
+the croupier's thread running): the contract of /v1/tables, its refusals, the computer's and
+the timer's moves, whole matches, and what each seat's stream tells it."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from typing import Any
+
+import orjson
+import pytest
+
+from host import create_app
+from host.settings import HostSettings
+from service import create_app as create_rules
+from service.api.events import told
+from service.games import GAMES
+from service.sealing import commitment, shuffle_seed
+
+TABLES = [(game, players) for game in sorted(GAMES) for players in GAMES[game].info.player_counts]
+CODE = __import__("re").compile(rb'"((?:10|[2-9JQKA])[SHDC]|JK|RJ|BJ)"')
+
+
+def settings(tmp_path: Any, **changes: Any) -> HostSettings:
+    return HostSettings(table_store=f"sqlite:///{tmp_path}/tables.sqlite3", stream_seconds=0,
+                        heartbeat_seconds=0.2, tables_per_minute=1000, **changes)
+
+
+@pytest.fixture()
+def client(tmp_path: Any) -> Any:
+    return create_app(settings(tmp_path)).test_client()
+
+
+@pytest.fixture(scope="module")
+def rules() -> Any:
+    return create_rules().test_client()
+
+
+def bearer(key: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {key}"}
+
+
+def problem(answer: Any, status: int, pointer: str | None = None) -> dict[str, Any]:
+    assert answer.status_code == status, answer.get_data()
+    assert answer.content_type == "application/problem+json"
+    body: dict[str, Any] = answer.json
+    if pointer is not None:
+        assert pointer in [e["pointer"] for e in body.get("errors", [])], body
+    return body
+
+
+def opened(client: Any, game: str = "sixty-six", **body: Any) -> tuple[str, list[str], str]:
+    """A table opened and every human seat joined: its id, the seat keys (None for the
+    computer's seats) and the spectators' key."""
+    answer = client.post("/v1/tables", json={"game": game, **body})
+    assert answer.status_code == 201, answer.json
+    table_id, keys = answer.json["table_id"], [None] * answer.json["players"]
+    for invite in answer.json["invites"]:
+        joined = client.post(f"/v1/tables/{table_id}/join", json={"invite": invite["invite"]})
+        assert joined.status_code == 200 and joined.json["seat"] == invite["seat"]
+        keys[invite["seat"]] = joined.json["seat_key"]
+    return table_id, keys, answer.json["spectator_key"]
+
+
+def stream(client: Any, table_id: str, key: str, after: int = 0) -> list[dict[str, Any]]:
+    """The events a stream tells ``key``'s reader after ``after`` (the test's streams end once
+    they have told what there is: ``stream_seconds=0``)."""
+    answer = client.get(f"/v1/tables/{table_id}/events", headers={**bearer(key), "Last-Event-ID": str(after)})
+    assert answer.status_code == 200 and answer.mimetype == "text/event-stream"
+    events, ids = [], []
+    for block in answer.get_data().split(b"\n\n"):
+        lines = dict(line.split(b": ", 1) for line in block.split(b"\n") if b": " in line and line[:1] != b":")
+        if b"data" in lines:
+            event = orjson.loads(lines[b"data"])
+            ids.append(int(lines[b"id"]))
+            assert event["id"] == ids[-1]
+            events.append(event)
+    assert ids == sorted(ids) and len(set(ids)) == len(ids)
+    return events
+
+
+def play_out(client: Any, table_id: str, keys: list[str | None], rng: random.Random, *, hands: int = 1,
+             spectator: str | None = None) -> None:
+    """Random legal moves of the seats with keys until ``hands`` hands are over (the computer
+    plays its seats meanwhile)."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        for key in keys:
+            if key is None:
+                continue
+            table = client.get(f"/v1/tables/{table_id}", headers=bearer(key)).json
+            if table["over"] or table["hand_number"] > hands:
+                return
+            if table["to_move"] == table["seat"] and table["moves"]:
+                move = rng.choice(table["moves"])
+                played = client.post(f"/v1/tables/{table_id}/moves", headers=bearer(key),
+                                     json={"move": move, "move_number": table["move_number"]})
+                assert played.status_code in (200, 409), played.json  # 409: the computer moved first
+                if played.status_code == 200:
+                    assert played.json["legal"], played.json
+        time.sleep(0.001)
+    raise AssertionError("the hands did not end")
+
+
+def test_a_table_is_opened_joined_once_and_read_by_each_seat(client: Any) -> None:
+    answer = client.post("/v1/tables", json={"game": "sixty-six", "computer_seats": []})
+    assert answer.status_code == 201
+    body = answer.json
+    assert [i["seat"] for i in body["invites"]] == [0, 1]
+    assert len({body["table_id"], body["spectator_key"], *(i["invite"] for i in body["invites"])}) == 4
+    table_id, invite = body["table_id"], body["invites"][1]["invite"]
+    joined = client.post(f"/v1/tables/{table_id}/join", json={"invite": invite}).json
+    assert joined["seat"] == 1 and len(joined["seat_key"]) >= 22
+    problem(client.post(f"/v1/tables/{table_id}/join", json={"invite": invite}), 409, "/invite")
+    seat = client.get(f"/v1/tables/{table_id}", headers=bearer(joined["seat_key"])).json
+    assert seat["seat"] == 1 and seat["view"]["seat"] == 1 and seat["move_number"] == 0
+    assert [s["joined"] for s in seat["seats"]] == [False, True]
+    watcher = client.get(f"/v1/tables/{table_id}", headers=bearer(body["spectator_key"])).json
+    assert watcher["seat"] is None and watcher["moves"] == []
+    hidden = watcher["view"]
+    assert all(h is None or isinstance(h, int) for h in [hidden.get("hand")])
+    assert joined["seat_key"].encode() not in orjson.dumps(watcher)
+
+
+@pytest.mark.parametrize(("body", "pointer", "status"), [
+    ({"game": "whist"}, "/game", 422),
+    ({"game": "sixty-six", "players": 5}, "/players", 422),
+    ({"game": "sixty-six", "players": "two"}, "/players", 422),
+    ({"game": "sixty-six", "options": {"nonsense": 1}}, "/options/nonsense", 422),
+    ({"game": "bura", "players": 3, "computer_seats": [0, 0]}, "/computer_seats", 422),
+    ({"game": "bura", "players": 2, "computer_seats": [2]}, "/computer_seats", 422),
+    ({"game": "bura", "players": 2, "computer_seats": [0, 1]}, "/computer_seats", 422),
+    ({"game": "bura", "computer_level": 9}, "/computer_level", 422),
+    ({"game": "bura", "turn_seconds": 1}, "/turn_seconds", 422),
+    ({"game": "bura", "lang": "de"}, "/lang", 422),
+    ({"players": 2}, "/game", 422),
+    ({"game": "bura", "extra": True}, "/extra", 422),
+])
+def test_a_table_that_cannot_be_opened_is_refused_by_field(client: Any, body: Any, pointer: str, status: int) -> None:
+    problem(client.post("/v1/tables", json=body), status, pointer)
+
+
+def test_malformed_bodies_and_keys_are_problems(client: Any) -> None:
+    problem(client.post("/v1/tables", data=b"{not json", content_type="application/json"), 400)
+    problem(client.post("/v1/tables", json=[1, 2]), 422, "/")
+    table_id, keys, spectator = opened(client)
+    problem(client.get(f"/v1/tables/{table_id}"), 401)
+    problem(client.get(f"/v1/tables/{table_id}", headers=bearer("x" * 22)), 401)
+    problem(client.get(f"/v1/tables/{table_id}", headers={"Authorization": "Basic abc"}), 401)
+    problem(client.get("/v1/tables/nope", headers=bearer(keys[0])), 404)
+    problem(client.post(f"/v1/tables/{table_id}/join", json={"invite": ""}), 422, "/invite")
+    table = client.get(f"/v1/tables/{table_id}", headers=bearer(keys[0])).json
+    mover = keys[table["to_move"]]
+    other = keys[1 - table["to_move"]]
+    move = client.get(f"/v1/tables/{table_id}", headers=bearer(mover)).json["moves"][0]
+    moving = f"/v1/tables/{table_id}/moves"
+    problem(client.post(moving, headers=bearer(spectator), json={"move": move, "move_number": 0}), 403)
+    problem(client.post(moving, headers=bearer(other), json={"move": move, "move_number": 0}), 409, "/move")
+    problem(client.post(moving, headers=bearer(mover), json={"move": move, "move_number": 3}), 409, "/move_number")
+    problem(client.post(moving, headers=bearer(mover), json={"move": {"type": "fly"}, "move_number": 0}), 422,
+            "/move/type")
+    problem(client.post(moving, headers=bearer(mover), json={"move": {"type": "play", "cards": ["ZZ"]},
+                                                              "move_number": 0}), 422, "/move/cards")
+    problem(client.post(moving, headers=bearer(mover), json={"move": move, "move_number": -1}), 422,
+            "/move_number")
+    illegal = {"type": "play", "cards": [c for c in ["AS", "AH", "AD", "AC", "10S", "10H"]
+                                         if c not in table["view"]["hand"]][:1]}
+    refused = client.post(moving, headers=bearer(mover), json={"move": illegal, "move_number": 0})
+    assert refused.status_code == 200 and refused.json["legal"] is False and refused.json["reason"]["code"]
+    problem(client.get(f"/v1/tables/{table_id}/events?ticket=0.1.abc"), 401)
+    problem(client.get(f"/v1/tables/{table_id}/events", headers={**bearer(mover), "Last-Event-ID": "x"}), 422,
+            "/last_event_id")
+
+
+def test_a_stale_move_names_the_current_move_number(client: Any) -> None:
+    table_id, keys, _ = opened(client)
+    table = client.get(f"/v1/tables/{table_id}", headers=bearer(keys[0])).json
+    key = keys[table["to_move"]]
+    move = client.get(f"/v1/tables/{table_id}", headers=bearer(key)).json["moves"][0]
+    first = client.post(f"/v1/tables/{table_id}/moves", headers=bearer(key), json={"move": move, "move_number": 0})
+    assert first.status_code == 200 and first.json["move_number"] == 1
+    again = problem(client.post(f"/v1/tables/{table_id}/moves", headers=bearer(key),
+                                json={"move": move, "move_number": 0}), 409, "/move_number")
+    assert "1" in again["detail"]
+
+
+def test_a_kozel_table_of_two_people_and_two_computer_seats_plays_its_match_to_the_end(client: Any) -> None:
+    table_id, keys, spectator = opened(client, "kozel", players=4, computer_seats=[1, 3], computer_level=1)
+    play_out(client, table_id, keys, random.Random("kozel"), hands=1000)
+    table = client.get(f"/v1/tables/{table_id}", headers=bearer(keys[0])).json
+    assert table["over"] and table["match"]["over"] and table["to_move"] is None
+    events = stream(client, table_id, spectator)
+    kinds = Counter(e["type"] for e in events)
+    assert kinds["match_over"] == 1 and kinds["hand_over"] == kinds["dealt"] == table["hand_number"]
+    computer = {e["by"] for e in events if e["type"] == "move" and e["seat"] in (1, 3)}
+    assert computer == {"computer"}
+    problem(client.post(f"/v1/tables/{table_id}/moves", headers=bearer(keys[0]),
+                        json={"move": {"type": "play", "cards": ["AS"]}, "move_number": table["move_number"]}),
+            409)
+
+
+def test_every_hand_record_is_verified_by_the_rules_open_score(client: Any, rules: Any) -> None:
+    table_id, keys, spectator = opened(client, "bura", players=3, computer_seats=[2], computer_level=2)
+    play_out(client, table_id, keys, random.Random("bura"), hands=2)
+    events = stream(client, table_id, spectator)
+    dealt = {e["hand_number"]: e for e in events if e["type"] == "dealt"}
+    for over in (e for e in events if e["type"] == "hand_over"):
+        assert commitment(over["server_seed"]) == over["seed_commitment"] == dealt[over["hand_number"]][
+            "seed_commitment"]
+        before = {"match": over["match_before"]} if over["match_before"] else {}
+        again = rules.post("/v1/games/bura/deal", json={
+            "players": 3, "seed": shuffle_seed(over["server_seed"], None), "options": over["options"], **before})
+        assert again.json["state"] == over["record"]["start"]
+        scored = rules.post("/v1/games/bura/score", json={"record": over["record"], **before})
+        assert scored.status_code == 200, scored.json
+        assert scored.json["hand"] == over["hand"]
+
+
+def test_a_seat_given_to_the_computer_is_played_and_taken_back(client: Any) -> None:
+    table_id, keys, spectator = opened(client, "sixty-six")
+    table = client.get(f"/v1/tables/{table_id}", headers=bearer(keys[0])).json
+    mover = table["to_move"]
+    given = client.post(f"/v1/tables/{table_id}/seat", headers=bearer(keys[mover]), json={"computer": True})
+    assert given.json == {"seat": mover, "computer": True}
+    deadline = time.monotonic() + 10
+    while client.get(f"/v1/tables/{table_id}", headers=bearer(keys[0])).json["move_number"] == 0:
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    back = client.post(f"/v1/tables/{table_id}/seat", headers=bearer(keys[mover]), json={"computer": False})
+    assert back.json == {"seat": mover, "computer": False}
+    kinds = [e["type"] for e in stream(client, table_id, spectator)]
+    assert kinds.index("computer_took") < kinds.index("move") < kinds.index("taken_back")
+    moved = next(e for e in stream(client, table_id, spectator) if e["type"] == "move")
+    assert moved["seat"] == mover and moved["by"] == "computer"
+
+
+def test_a_seat_whose_time_runs_out_is_played_by_the_host(client: Any) -> None:
+    table_id, keys, spectator = opened(client, "sixty-six", turn_seconds=5)
+    table = client.get(f"/v1/tables/{table_id}", headers=bearer(keys[0])).json
+    assert table["deadline"] is not None and 4 < table["deadline"] - time.time() <= 5
+    started = [e for e in stream(client, table_id, spectator) if e["type"] == "timer_started"]
+    assert started and started[0]["seat"] == table["to_move"] and started[0]["seconds"] == 5
+    deadline = time.monotonic() + 8
+    while client.get(f"/v1/tables/{table_id}", headers=bearer(keys[0])).json["move_number"] == 0:
+        assert time.monotonic() < deadline, "the host did not play for the seat"
+        time.sleep(0.05)
+    events = stream(client, table_id, spectator)
+    expired = next(i for i, e in enumerate(events) if e["type"] == "timer_expired")
+    assert events[expired]["seat"] == table["to_move"]
+    assert events[expired + 1]["type"] == "move" and events[expired + 1]["by"] == "timer"
+
+
+def test_a_stream_resumes_after_its_last_event_id(client: Any) -> None:
+    table_id, keys, spectator = opened(client, "bura", players=2)
+    play_out(client, table_id, keys, random.Random("resume"), hands=1)
+    every = stream(client, table_id, spectator)
+    assert len(every) > 5
+    for after in (0, 1, 5, len(every) - 1, len(every)):
+        assert stream(client, table_id, spectator, after) == every[after:]
+
+
+def test_a_ticket_opens_one_tables_stream_for_one_seat(client: Any) -> None:
+    table_id, keys, _ = opened(client)
+    other_id, _, _ = opened(client)
+    ticket = client.post(f"/v1/tables/{table_id}/tickets", headers=bearer(keys[1])).json
+    assert ticket["expires_in"] == 60
+    answer = client.get(f"/v1/tables/{table_id}/events?ticket={ticket['ticket']}")
+    assert answer.status_code == 200
+    problem(client.get(f"/v1/tables/{other_id}/events?ticket={ticket['ticket']}"), 401)
+    forged = "0" + ticket["ticket"][1:]
+    problem(client.get(f"/v1/tables/{table_id}/events?ticket={forged}"), 401)
+
+
+@pytest.mark.parametrize(("game", "players"), TABLES)
+def test_no_stream_shows_a_card_its_seat_may_not_see(client: Any, game: str, players: int) -> None:
+    """Each seat's (and the spectators') move events are exactly the rules' events of that move
+    told to that seat, as ``sealed/events`` tells them, from the hand's record replayed; and
+    before the hand is over, no seat hears of a card it could not see."""
+    table_id, keys, spectator = opened(client, game, players=players)
+    play_out(client, table_id, keys, random.Random(game), hands=1)
+    rules = GAMES[game]
+    readers: list[tuple[int | None, str]] = [*enumerate(keys), (None, spectator)]  # type: ignore[list-item]
+    heard = {seat: stream(client, table_id, key) for seat, key in readers}
+    record = next(e for e in heard[None] if e["type"] == "hand_over")["record"]
+    state = rules.load_state(record["start"])
+    moves = iter(record["moves"])
+    for seat, events in heard.items():
+        assert "hand_over" in [e["type"] for e in events]
+        for key in keys:
+            if key != keys[seat if seat is not None else 0] or seat is None:
+                assert key.encode() not in orjson.dumps(events)
+    for number, wire in enumerate(moves, 1):
+        before = state
+        state, caused = rules.apply(state, rules.load_move(wire))
+        for seat, events in heard.items():
+            move = next(e for e in events if e["type"] == "move" and e["hand_number"] == 1
+                        and e["move_number"] == number)
+            assert move["events"] == told(rules.info.event_types, caused, seat)
+            may_see = visible(rules, seat, before, state) | shown(told(rules.info.event_types, caused, None),
+                                                                   visible(rules, wire["seat"], before))
+            for event in move["events"]:
+                assert not Counter(c.encode() for c in event.get("cards", [])) - may_see, (seat, event)
+
+
+def visible(rules: Any, seat: int | None, *states: Any) -> Counter[bytes]:
+    seen: Counter[bytes] = Counter()
+    for state in states:
+        seen |= Counter(CODE.findall(orjson.dumps(rules.view(state, seat))))
+    return seen
+
+
+def shown(public: list[dict[str, Any]], movers: Counter[bytes]) -> Counter[bytes]:
+    return Counter(c.encode() for event in public for c in event.get("cards", [])) & movers
+
+
+def test_tables_per_address_are_limited(tmp_path: Any) -> None:
+    client = create_app(HostSettings(table_store=f"sqlite:///{tmp_path}/limited.sqlite3",
+                                     tables_per_minute=2)).test_client()
+    for _ in range(2):
+        assert client.post("/v1/tables", json={"game": "bura"}).status_code == 201
+    refused = problem(client.post("/v1/tables", json={"game": "bura"}), 429)
+    assert refused["limit"] == {"name": "TABLES_PER_MINUTE", "value": 2}
