@@ -263,10 +263,11 @@ def _hand_over(rules: Rules, table: Table, state: Any, now: float) -> tuple[Tabl
     game = rules.game
     score = game.score(state, table.match)
     record = {"start": table.start, "moves": list(table.moves)}
-    events: list[Event] = [{"type": "hand_over", "hand_number": table.hand_number, "hand": score["hand"],
-                            "match_before": table.match, "match": score["match"], "record": record, "server_seed": table.server_seed,
-                            "seed_commitment": commitment(table.server_seed),
-                            "shuffle": SeedStream.VERSION, "options": game.dump_state(state)["options"]}]
+    events: list[Event] = [{
+        "type": "hand_over", "hand_number": table.hand_number, "hand": score["hand"],
+        "match_before": table.match, "match": score["match"], "record": record,
+        "server_seed": table.server_seed, "seed_commitment": commitment(table.server_seed),
+        "shuffle": SeedStream.VERSION, "options": game.dump_state(state)["options"]}]
     table = replace(table, standing=score["match"])
     if score["match"].get("over"):
         return replace(table, over=True, deadline=None), [*events, {"type": "match_over",
