@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 from gevent import get_hub
 from gevent.monkey import is_module_patched
 
-from host.errors import StaleMove, TableOver
+from host.errors import StaleMove, StoreDown, TableOver
 from host.settings import LEVEL_BUDGET_MS
 from host.store import TableStore
 from host.tables import Event, Rules, Table, close, due, play
@@ -55,6 +55,8 @@ class Croupier:
                 if now - swept > SWEEP_SECONDS:
                     swept = now
                     self.close_idle(now)
+            except StoreDown:
+                time.sleep(1)  # the store logged why; the tables wait for it
             except Exception:  # the croupier outlives any one table's failure
                 log.exception("croupier")
 

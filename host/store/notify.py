@@ -33,6 +33,12 @@ class Notifier:
         if event is not None:
             event.set()
 
+    def wake_all(self) -> None:
+        with self.lock:
+            events, self.events = list(self.events.values()), {}
+        for event in events:
+            event.set()
+
     def _listening(self) -> None:
         """The listener of this process, started at its first wait (after gunicorn's fork)."""
         if self.pid != os.getpid():
