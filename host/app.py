@@ -18,6 +18,8 @@ import base64
 import hashlib
 import hmac
 import os
+import signal
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -88,6 +90,7 @@ class Host:
         self.settings, self.store, self.rules = settings, store, rules
         self.croupier = Croupier(store, rules)
         self.pid = 0
+        self.stopping = threading.Event()
         self.ticket_key = store.secret()
 
     def blueprint(self) -> Blueprint:
@@ -103,10 +106,22 @@ class Host:
         return blueprint
 
     def _croupier_running(self) -> None:
-        """Each worker process runs a croupier, started at its first request (after the fork)."""
+        """Each worker process runs a croupier, started at its first request (after the fork),
+        and ends its streams when it is told to stop (SIGTERM), before gunicorn's own handler
+        waits for its requests: a stream would otherwise hold the worker for its graceful
+        timeout; its client reopens it, on another worker, after its last event."""
         if self.pid != os.getpid():
             self.pid = os.getpid()
             self.croupier.start()
+            previous = signal.getsignal(signal.SIGTERM)
+
+            def stopping(number: int, frame: Any) -> None:
+                self.stopping.set()
+                self.store.wake_all()
+                if callable(previous):
+                    previous(number, frame)
+
+            signal.signal(signal.SIGTERM, stopping)
 
     # Opening and joining ---------------------------------------------------------------------
 
@@ -255,7 +270,7 @@ class Host:
                 if batch:
                     continue
                 left = end - time.monotonic()
-                if left <= 0:
+                if left <= 0 or self.stopping.is_set():
                     return
                 if not store.wait(table_id, after, min(settings.heartbeat_seconds, left)):
                     yield b": heartbeat\n\n"

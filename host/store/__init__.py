@@ -42,6 +42,9 @@ class TableStore(Protocol):
     def secret(self) -> bytes:
         """The host's key for stream tickets, made once per store and shared by every worker."""
 
+    def wake_all(self) -> None:
+        """End every wait of this process now (it is stopping)."""
+
     def wait(self, table_id: str, after: int, timeout: float) -> bool:
         """Wait until the table has an event after id ``after`` (True), or ``timeout`` seconds."""
 

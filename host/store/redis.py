@@ -126,6 +126,9 @@ class RedisTables:
             self.redis.set(SECRET, secrets.token_bytes(32), nx=True)
             return bytes(self.redis.get(SECRET))  # type: ignore[arg-type]
 
+    def wake_all(self) -> None:
+        self.notifier.wake_all()
+
     def wait(self, table_id: str, after: int, timeout: float) -> bool:
         event = self.notifier.event(table_id)
         with self._talking():

@@ -132,6 +132,9 @@ class SqliteTables:
             db.execute("INSERT OR IGNORE INTO meta VALUES ('ticket_key', ?)", (secrets.token_bytes(32),))
             return bytes(db.execute("SELECT value FROM meta WHERE name = 'ticket_key'").fetchone()[0])
 
+    def wake_all(self) -> None:
+        self.notifier.wake_all()
+
     def wait(self, table_id: str, after: int, timeout: float) -> bool:
         event = self.notifier.event(table_id)
         with self._reading() as db:
