@@ -49,7 +49,7 @@ system-deps:
 	@command -v redis-server >/dev/null || { apt-get update -q && apt-get install -y -q redis-server; }
 
 lint: $(BIN)/.dev
-	$(BIN)/ruff check service tests bench examples tools
+	$(BIN)/ruff check service host tests bench examples tools
 	$(BIN)/mypy
 
 test: lint system-deps web

@@ -52,7 +52,7 @@ from service.api.languages import LANG_KEY
 from service.api.limits import listed
 from service.errors import FieldError, IllegalMove, MalformedJson, SchemaViolation, message
 from service.games.base import Game, Wire
-from service.i18n import DEFAULT
+from service.i18n import DEFAULT, N_
 from service.negotiation import negotiated
 
 MAX_LISTING = 5_000
@@ -350,9 +350,11 @@ def _body(schema: ma.Schema) -> Wire:
     try:
         body = orjson.loads(request.get_data(cache=False) or b"null")
     except orjson.JSONDecodeError:
-        raise MalformedJson("the body is not JSON", (FieldError("/", "the body is not JSON"),)) from None
+        unreadable = FieldError("/", N_("the body is not JSON"))
+        raise MalformedJson("the body is not JSON", (unreadable,)) from None
     if not isinstance(body, dict):
-        raise SchemaViolation("the body is a JSON object", (FieldError("/", "send a JSON object"),))
+        wrong = FieldError("/", N_("send a JSON object"))
+        raise SchemaViolation("the body is a JSON object", (wrong,))
     try:
         return schema.load(body)  # type: ignore[no-any-return]
     except ma.ValidationError as error:

@@ -1,5 +1,6 @@
 """The host's request bodies, checked with marshmallow; a refusal names every field that is
-wrong by its JSON pointer (``host.app.body``)."""
+wrong by its JSON pointer (``host.app``), in the answer's language: each field's messages are
+message ids of the catalogs (``host/messages.ru.po``), none of marshmallow's own English."""
 
 from __future__ import annotations
 
@@ -8,49 +9,105 @@ from typing import Any
 import marshmallow as ma
 
 from host.settings import LEVEL_BUDGET_MS
+from service.i18n import N_
 
-KEY = {"validate": ma.validate.Length(min=1, max=64)}
-
-
-class NewTable(ma.Schema):
-    game = ma.fields.String(required=True, metadata={"description": "A game id of `GET /v1/games`."})
-    players = ma.fields.Integer(load_default=None,
-                                metadata={"description": "The game's default when omitted."})
-    options = ma.fields.Dict(load_default=dict,
-                             metadata={"description": "The game's options, as `deal` takes them."})
-    computer_seats = ma.fields.List(ma.fields.Integer(validate=ma.validate.Range(min=0, max=5)),
-                                    load_default=list, validate=ma.validate.Length(max=5),
-                                    metadata={"description": "Seats the computer player plays."})
-    computer_level = ma.fields.Integer(
-        load_default=3, validate=ma.validate.Range(min=1, max=max(LEVEL_BUDGET_MS)),
-        metadata={"description": "1 (the greedy player) to 5 (the longest search)."})
-    turn_seconds = ma.fields.Integer(load_default=None, allow_none=True,
-                                     validate=ma.validate.Range(min=5, max=86_400),
-                                     metadata={"description": "A person's time for a move; past it the host "
-                                                              "plays the computer's choice. None: no timer."})
-    lang = ma.fields.String(load_default="en", validate=ma.validate.OneOf(["en", "ru"]))
+TYPES = {
+    ma.fields.String: N_("a string"), ma.fields.Integer: N_("a whole number"),
+    ma.fields.Boolean: N_("true or false"), ma.fields.Dict: N_("a JSON object"), ma.fields.List: N_("a list"),
+}
 
 
-class Join(ma.Schema):
-    invite = ma.fields.String(required=True, **KEY)
+def field(kind: type[ma.fields.Field], *args: Any, within: str | None = None, **kwargs: Any) -> Any:
+    """A field whose refusals are the catalogs' sentences: its type's, and ``within`` for a
+    value out of its range or choices."""
+    messages = {"required": N_("this field is required"), "null": N_("this field may not be null"),
+                "invalid": TYPES[kind], "type": TYPES[kind]}
+    if within is not None:
+        kwargs["validate"] = _within(kwargs["validate"], within)
+    return kind(*args, error_messages=messages, **kwargs)
 
 
-class MoveIn(ma.Schema):
-    move = ma.fields.Dict(required=True, metadata={"description": "The move as `validate` takes it; its "
-                                                                  "`seat` may be left out."})
-    move_number = ma.fields.Integer(required=True, validate=ma.validate.Range(min=0),
-                                    metadata={"description": "The hand's move number the move is made at."})
+WITHIN: set[str] = set()
+"""Every ``within`` sentence: a refusal already in the catalogs' words."""
 
 
-class SeatIn(ma.Schema):
-    computer = ma.fields.Boolean(required=True, metadata={
+def _within(validator: Any, message: str) -> Any:
+    WITHIN.add(message)
+    validator.error = message
+    return validator
+
+
+class Strict(ma.Schema):
+    class Meta:
+        unknown = ma.RAISE
+
+    error_messages = {"unknown": N_("this field is not one of the request's"),
+                      "type": N_("a JSON object")}
+
+
+class NewTable(Strict):
+    game = field(ma.fields.String, required=True, metadata={"description": "A game id of `GET /v1/games`."})
+    players = field(ma.fields.Integer, load_default=None,
+                    metadata={"description": "The game's default when omitted."})
+    options = field(ma.fields.Dict, load_default=dict,
+                    metadata={"description": "The game's options, as `deal` takes them."})
+    computer_seats = field(ma.fields.List, field(ma.fields.Integer, validate=ma.validate.Range(min=0, max=5),
+                                                 within=N_("a seat: 0 to 5")),
+                           load_default=list, validate=ma.validate.Length(max=5),
+                           within=N_("5 seats at most"),
+                           metadata={"description": "Seats the computer player plays."})
+    computer_level = field(ma.fields.Integer, load_default=3,
+                           validate=ma.validate.Range(min=1, max=max(LEVEL_BUDGET_MS)),
+                           within=N_("a level from 1 to 5"),
+                           metadata={"description": "1 (the greedy player) to 5 (the longest search)."})
+    turn_seconds = field(ma.fields.Integer, load_default=None, allow_none=True,
+                         validate=ma.validate.Range(min=5, max=86_400), within=N_("from 5 to 86400 seconds"),
+                         metadata={"description": "A person's time for a move; past it the host plays the "
+                                                  "computer's choice. None: no timer."})
+    lang = field(ma.fields.String, load_default="en", validate=ma.validate.OneOf(["en", "ru"]),
+                 within=N_("en or ru"), metadata={"description": "The language of the table's page."})
+
+
+class Join(Strict):
+    invite = field(ma.fields.String, required=True, validate=ma.validate.Length(min=1, max=64),
+                   within=N_("an invitation: 1 to 64 characters"))
+
+
+class MoveIn(Strict):
+    move = field(ma.fields.Dict, required=True, metadata={
+        "description": "The move as `validate` takes it; its `seat` may be left out."})
+    move_number = field(ma.fields.Integer, required=True, validate=ma.validate.Range(min=0),
+                        within=N_("a move number: 0 or more"),
+                        metadata={"description": "The hand's move number the move is made at."})
+
+
+class SeatIn(Strict):
+    computer = field(ma.fields.Boolean, required=True, metadata={
         "description": "True: the computer plays this seat until it is taken back (false)."})
 
 
+MARSHMALLOW = {
+    "Unknown field.": N_("this field is not one of the request's"),
+    "Missing data for required field.": N_("this field is required"),
+    "Field may not be null.": N_("this field may not be null"),
+    "Not a valid integer.": N_("a whole number"), "Not a valid string.": N_("a string"),
+    "Not a valid boolean.": N_("true or false"), "Not a valid list.": N_("a list"),
+    "Not a valid mapping type.": N_("a JSON object"), "Invalid input type.": N_("a JSON object"),
+}
+"""The games' schemas (a move, the options) refuse in marshmallow's English: each of its
+messages as one of the catalogs', any other as ``OTHER``, so that no refusal mixes languages."""
+OTHER = N_("a value this field does not take")
+
+
 def pointers(errors: Any, at: str = "") -> list[tuple[str, str]]:
-    """marshmallow's nested error messages as (JSON pointer, message) pairs."""
+    """marshmallow's nested error messages as (JSON pointer, message id) pairs."""
     if isinstance(errors, dict):
         return [pair for name, inner in errors.items() for pair in pointers(inner, f"{at}/{name}")]
     if isinstance(errors, list) and all(isinstance(e, str) for e in errors):
-        return [(at or "/", message) for message in errors]
+        return [(at or "/", _ours(message)) for message in errors]
     return [pair for inner in errors for pair in pointers(inner, at)]
+
+
+def _ours(message: str) -> str:
+    ours = set(TYPES.values()) | set(MARSHMALLOW.values())
+    return message if message in ours or message in WITHIN else MARSHMALLOW.get(message, OTHER)

@@ -29,8 +29,9 @@ from host.errors import (
 from host.schemas import pointers
 from service.api.events import EVERY_SEAT, redacted, told
 from service.cards import SeedStream
-from service.errors import FieldError, IllegalMove, InvalidState, SchemaViolation, message
+from service.errors import FieldError, IllegalMove, InvalidState, SchemaViolation
 from service.games.base import DealSetup, Game, Wire
+from service.i18n.text import Text
 from service.sealing import commitment, new_server_seed, shuffle_seed
 
 Event = Wire
@@ -246,7 +247,7 @@ def _loaded(game: Game[Any, Any], wire: Wire) -> Any:
     kind = wire.get("type")
     schema = game.schemas.moves.get(kind) if isinstance(kind, str) else None
     if schema is None:
-        problem = message("the moves of this game are: {types}", {"types": ", ".join(game.schemas.moves)})
+        problem = Text("the moves of this game are: {types}", {"types": ", ".join(game.schemas.moves)})
         raise SchemaViolation(problem, (FieldError("/move/type", problem),))
     errors = schema().validate(wire)
     if errors:

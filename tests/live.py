@@ -73,28 +73,34 @@ def nginx_binary() -> str:
     return found
 
 
-def nginx_conf(upstream: str | Sequence[str], listen: str) -> str:
+def nginx_conf(upstream: str | Sequence[str], listen: str, tables: str | Sequence[str] | None = None) -> str:
     """deploy/nginx.conf with only its placeholders filled, as compose.yaml and `make soak` do:
     ``upstream`` is one host:port or several (the replicas), a ``server`` line each in place of
-    the line that is only @SERVERS@."""
-    upstreams = [upstream] if isinstance(upstream, str) else list(upstream)
-    assert upstreams, "at least one upstream"
+    the line that is only @SERVERS@; ``tables`` the same for the table host's instances, in place
+    of @TABLES@, by default ``upstream`` again (an instance of `host:create_site()` serves both;
+    a rules-only one answers /v1/tables 404)."""
     conf = (ROOT / "deploy" / "nginx.conf").read_text()
-    conf, filled = re.subn(r"^([ \t]*)@SERVERS@[ \t]*$", lambda line: "\n".join(
-        f"{line.group(1)}server {address} max_fails=1 fail_timeout=2s;" for address in upstreams), conf, flags=re.M)
-    assert filled == 1 and "@LISTEN@" in conf, "deploy/nginx.conf has its placeholders"
+    for placeholder, servers in (("@SERVERS@", upstream), ("@TABLES@", upstream if tables is None else tables)):
+        addresses = [servers] if isinstance(servers, str) else list(servers)
+        assert addresses, f"at least one server for {placeholder}"
+        conf, filled = re.subn(rf"^([ \t]*){placeholder}[ \t]*$", lambda line, addresses=addresses: "\n".join(
+            f"{line.group(1)}server {address} max_fails=1 fail_timeout=2s;" for address in addresses), conf, flags=re.M)
+        assert filled == 1, f"deploy/nginx.conf has its placeholder {placeholder}"
+    assert "@LISTEN@" in conf, "deploy/nginx.conf has its placeholders"
     return conf.replace("@LISTEN@", listen)
 
 
 @contextmanager
-def nginx(upstream: str | Sequence[str], listen: str | None = None) -> Iterator[str]:
+def nginx(upstream: str | Sequence[str], listen: str | None = None,
+          tables: str | Sequence[str] | None = None) -> Iterator[str]:
     """nginx in front of ``upstream`` (host:port, or a list of them: one upstream server each,
-    round-robin), on ``listen`` (a free loopback port if not given); yields its URL. A start that
-    fails raises with nginx's messages."""
+    round-robin), and of ``tables`` for /v1/tables (by default ``upstream``), on ``listen`` (a
+    free loopback port if not given); yields its URL. A start that fails raises with nginx's
+    messages."""
     listen = listen or f"127.0.0.1:{free_port()}"
     host, port = listen.rsplit(":", 1)
     with tempfile.TemporaryDirectory() as prefix, Path(prefix, "stderr").open("wb") as stderr:
-        Path(prefix, "nginx.conf").write_text(nginx_conf(upstream, listen))
+        Path(prefix, "nginx.conf").write_text(nginx_conf(upstream, listen, tables))
         user = "user root;" if os.geteuid() == 0 else ""
         process = subprocess.Popen(
             [nginx_binary(), "-p", prefix, "-c", "nginx.conf",

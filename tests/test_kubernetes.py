@@ -1,9 +1,11 @@
 """deploy/kubernetes: every manifest valid against Kubernetes' own schemas (offline, strict), and in
 agreement with what it deploys: the Dockerfile's command, port, user and health check, compose's
 health check and replay store, gunicorn's worker count and shutdown, deploy/nginx.conf's limits
-(the general ones and the computer player's), the service's settings and paths, and the replay
-guard's Redis. No cluster, no network (one test starts Debian's redis-server on loopback with the
-manifest's arguments)."""
+(the general ones and the computer player's) and routes, the service's settings and paths, and the
+replay guard's Redis; and the table host's Deployment (tables.yaml: the same image with the host's
+app in gevent workers, its tables in that Redis, its routes, its event streams unbuffered), in
+agreement with compose.yaml's `tables` service and nginx.conf's /v1/tables locations. No cluster,
+no network (one test starts Debian's redis-server on loopback with the manifest's arguments)."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ import os
 import re
 import shlex
 import shutil
+import tempfile
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -28,7 +31,10 @@ import pytest
 import redis
 import yaml
 from kubernetes_validate.utils import SchemaNotFoundError
+from werkzeug.exceptions import HTTPException
 
+from host import create_app as create_host
+from host.settings import HostSettings
 from service.config import Settings, usable_cpus
 from tests.live import free_port
 from tests.live_redis import redis_process
@@ -70,13 +76,20 @@ def the(kind: str, name: str | None = None) -> dict[str, Any]:
     return found[0]
 
 
-# The service's objects, where a kind has others (redis.yaml's Service, the computer's Ingress).
+# The service's objects, where a kind has others (redis.yaml's Service, the computer's Ingress,
+# tables.yaml's): its Deployment, Service, ConfigMap and PodDisruptionBudget are all `card-rules`.
 SERVICE, INGRESS, COMPUTER_INGRESS, REDIS = "card-rules", "card-rules", "card-rules-computer", "card-rules-redis"
+# The table host's (tables.yaml): its Deployment, Service, ConfigMap and PodDisruptionBudget are
+# all `card-rules-tables`; and its three Ingresses (ingress.yaml).
+TABLES = "card-rules-tables"
+TABLES_INGRESS, OPEN_INGRESS, EVENTS_INGRESS = TABLES, "card-rules-tables-open", "card-rules-tables-events"
+HOST_APP = "host:create_app()"
 
 
 def container(deployment: dict[str, Any]) -> dict[str, Any]:
-    (service,) = [c for c in deployment["spec"]["template"]["spec"]["containers"] if c["name"] == "service"]
-    return service
+    """The Deployment's one container: `service` (the rules) or `tables` (the table host)."""
+    (one,) = [c for c in deployment["spec"]["template"]["spec"]["containers"] if c["name"] in ("service", "tables")]
+    return one
 
 
 def env(c: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -112,8 +125,12 @@ def test_every_resource_exists_and_every_manifest_is_listed():
 def test_manifests_are_namespace_agnostic_and_use_the_kustomized_image():
     for name, doc in manifests():
         assert "namespace" not in doc["metadata"], name
-    # The name kustomization.yaml's `images:` rewrites, exactly (no registry, no tag).
-    assert container(the("Deployment"))["image"] == IMAGE
+    # The name kustomization.yaml's `images:` rewrites, exactly (no registry, no tag): one image,
+    # the rules' and the table host's.
+    deployments = [doc for _, doc in manifests() if doc["kind"] == "Deployment"]
+    assert sorted(d["metadata"]["name"] for d in deployments) == [SERVICE, TABLES]
+    for deployment in deployments:
+        assert [c["image"] for c in deployment["spec"]["template"]["spec"]["containers"]] == [IMAGE]
 
 
 # --- the Kubernetes schemas, offline and strict ---------------------------------------------------
@@ -146,7 +163,7 @@ def _missing_required(d):
                                       _missing_required])
 def test_a_broken_manifest_is_refused(breakage):
     """The validation above cannot pass by validating nothing."""
-    broken = copy.deepcopy(the("Deployment"))
+    broken = copy.deepcopy(the("Deployment", SERVICE))
     breakage(broken)
     with pytest.raises(kubernetes_validate.ValidationError):
         kubernetes_validate.validate(broken, KUBERNETES_VERSION, strict=True)
@@ -243,7 +260,7 @@ def disagreements(deployment: dict[str, Any], service: dict[str, Any], dockerfil
 
 
 def _actual() -> tuple[dict[str, Any], dict[str, Any], str, dict[str, Any]]:
-    return (the("Deployment"), the("Service", SERVICE), (ROOT / "Dockerfile").read_text(),
+    return (the("Deployment", SERVICE), the("Service", SERVICE), (ROOT / "Dockerfile").read_text(),
             yaml.safe_load((ROOT / "compose.yaml").read_text()))
 
 
@@ -297,13 +314,13 @@ def test_the_health_path_is_read_from_both_checks():
 
 def test_the_pod_runs_as_the_dockerfiles_user_locked_down():
     uid = dockerfile_facts((ROOT / "Dockerfile").read_text())["uid"]
-    pod = the("Deployment")["spec"]["template"]["spec"]
+    pod = the("Deployment", SERVICE)["spec"]["template"]["spec"]
     context = pod["securityContext"]
     assert (context["runAsUser"], context["runAsGroup"], context["fsGroup"]) == (uid, uid, uid)
     assert context["runAsNonRoot"] is True
     assert context["seccompProfile"] == {"type": "RuntimeDefault"}
     assert pod["automountServiceAccountToken"] is False
-    own = container(the("Deployment"))["securityContext"]
+    own = container(the("Deployment", SERVICE))["securityContext"]
     assert own.get("runAsUser", uid) == uid
     assert own["readOnlyRootFilesystem"] is True
     assert own["allowPrivilegeEscalation"] is False
@@ -311,8 +328,8 @@ def test_the_pod_runs_as_the_dockerfiles_user_locked_down():
 
 
 def test_tmp_is_the_only_writable_place_and_holds_the_metrics():
-    pod = the("Deployment")["spec"]["template"]["spec"]
-    c = container(the("Deployment"))
+    pod = the("Deployment", SERVICE)["spec"]["template"]["spec"]
+    c = container(the("Deployment", SERVICE))
     mounts = {m["mountPath"]: m["name"] for m in c["volumeMounts"]}
     assert set(mounts) == {"/tmp"}
     (volume,) = [v for v in pod["volumes"] if v["name"] == mounts["/tmp"]]
@@ -333,7 +350,7 @@ def quantity(text: str | int) -> float:
 
 
 def test_the_cpu_limit_is_the_worker_count_the_comment_claims(tmp_path, monkeypatch):
-    c = container(the("Deployment"))
+    c = container(the("Deployment", SERVICE))
     requests, limits = c["resources"]["requests"], c["resources"]["limits"]
     # Request = limit, memory too: Guaranteed QoS, whole cores for the sync workers.
     assert quantity(requests["cpu"]) == quantity(limits["cpu"])
@@ -350,7 +367,7 @@ def test_the_cpu_limit_is_the_worker_count_the_comment_claims(tmp_path, monkeypa
     assert usable_cpus(tmp_path) == 2
     # Nothing overrides that count.
     assert "WORKERS" not in env(c)
-    assert "WORKERS" not in the("ConfigMap")["data"]
+    assert "WORKERS" not in the("ConfigMap", SERVICE)["data"]
 
 
 def gunicorn_setting(name: str) -> Any:
@@ -368,20 +385,20 @@ def gunicorn_setting(name: str) -> Any:
 
 
 def test_a_stopping_pod_finishes_its_requests_before_it_is_killed():
-    pod = the("Deployment")["spec"]["template"]["spec"]
-    c = container(the("Deployment"))
+    pod = the("Deployment", SERVICE)["spec"]["template"]["spec"]
+    c = container(the("Deployment", SERVICE))
     assert "TIMEOUT" not in env(c) and "GRACEFUL_TIMEOUT" not in env(c)
     sleep = c["lifecycle"]["preStop"]["exec"]["command"]
     assert sleep[0] == "sleep"
     graceful = gunicorn_setting("graceful_timeout")
     assert graceful == 30
     assert pod["terminationGracePeriodSeconds"] > int(sleep[1]) + graceful
-    strategy = the("Deployment")["spec"]["strategy"]["rollingUpdate"]
+    strategy = the("Deployment", SERVICE)["spec"]["strategy"]["rollingUpdate"]
     assert (strategy["maxUnavailable"], strategy["maxSurge"]) == (0, 1)
 
 
 def test_probes_give_gunicorns_own_timeout_the_first_word():
-    c = container(the("Deployment"))
+    c = container(the("Deployment", SERVICE))
     live = c["livenessProbe"]
     assert live["failureThreshold"] > c["readinessProbe"]["failureThreshold"]
     assert live["periodSeconds"] * live["failureThreshold"] > gunicorn_setting("timeout")
@@ -390,14 +407,14 @@ def test_probes_give_gunicorns_own_timeout_the_first_word():
 # --- the other objects select the Deployment's pods -------------------------------------------------
 
 def test_service_pdb_and_hpa_select_the_deployments_pods():
-    deployment = the("Deployment")
+    deployment = the("Deployment", SERVICE)
     selector = deployment["spec"]["selector"]["matchLabels"]
     assert selector.items() <= deployment["spec"]["template"]["metadata"]["labels"].items()
     service = the("Service", SERVICE)
     assert service["spec"]["selector"] == selector
     assert service["spec"]["type"] == "ClusterIP"
     assert [p["port"] for p in service["spec"]["ports"]] == [80]
-    pdb = the("PodDisruptionBudget")["spec"]
+    pdb = the("PodDisruptionBudget", SERVICE)["spec"]
     assert pdb["selector"]["matchLabels"] == selector
     hpa = the("HorizontalPodAutoscaler")["spec"]
     target = hpa["scaleTargetRef"]
@@ -420,14 +437,14 @@ DERIVED = {"SEARCH_SLOTS"}
 
 def pod_workers() -> int:
     """The sync workers gunicorn starts under the Deployment's CPU limit (one per CPU)."""
-    return math.ceil(quantity(container(the("Deployment"))["resources"]["limits"]["cpu"]))
+    return math.ceil(quantity(container(the("Deployment", SERVICE))["resources"]["limits"]["cpu"]))
 
 
 def test_the_configmap_states_the_services_defaults_and_the_shared_replay_store():
-    deployment = the("Deployment")
-    data = the("ConfigMap")["data"]
+    deployment = the("Deployment", SERVICE)
+    data = the("ConfigMap", SERVICE)["data"]
     assert [e["configMapRef"]["name"] for e in container(deployment)["envFrom"]] == [
-        the("ConfigMap")["metadata"]["name"]]
+        the("ConfigMap", SERVICE)["metadata"]["name"]]
     # The defaults, as a pod reads them (its worker count is the CPU limit's), but the replay
     # store: the default is a SQLite file of each pod's own (one machine's), the pods need one
     # store they all share (test_the_replay_store_is_redis_yamls_redis).
@@ -451,7 +468,7 @@ def test_no_secret_and_no_state_key_in_the_repository():
         text = path.read_text()
         assert "kind: Secret" not in text, path.name
         assert not KEY_LIKE.search(text), path.name
-    variables = env(container(the("Deployment")))
+    variables = env(container(the("Deployment", SERVICE)))
     assert variables["STATE_KEYS"] == {"name": "STATE_KEYS", "valueFrom": {"secretKeyRef": {
         "name": "card-rules-state-keys", "key": "STATE_KEYS"}}}
 
@@ -511,6 +528,52 @@ def computer_paths() -> set[str]:
     return found
 
 
+@functools.cache
+def host_url_map() -> Any:
+    """The table host's routes, from its own app (its store a SQLite file, made and dropped)."""
+    with tempfile.TemporaryDirectory() as directory:
+        return create_host(HostSettings(table_store=f"sqlite:///{directory}/tables.sqlite3")).url_map
+
+
+def host_endpoint(path: str) -> str | None:
+    """The host's endpoint for ``path`` under /v1/tables (``tables.create``, ``tables.events``...),
+    by any of its methods; None for a path it has no route for."""
+    adapter = host_url_map().bind("cards.example.com")
+    for method in ("GET", "POST"):
+        try:
+            endpoint, _ = adapter.match(path, method=method)
+        except HTTPException:
+            continue
+        return endpoint if endpoint.startswith("tables.") else None
+    return None
+
+
+def host_paths() -> set[str]:
+    """Every path of the host under /v1/tables, a variable part as an example id."""
+    found = {re.sub(r"<[^>]+>", "T4bLe-1d_x", rule.rule) for rule in host_url_map().iter_rules()
+             if rule.endpoint.startswith("tables.")}
+    assert len(found) >= 7 and "/v1/tables" in found
+    return found
+
+
+def routed_paths() -> set[str]:
+    """What the public reaches: the rules' public paths and the table host's."""
+    return public_paths() | host_paths()
+
+
+# The Ingress each of the host's endpoints meets: the opening and the streams have their own
+# (their own limits; the streams unbuffered), every other path card-rules-tables.
+HOST_INGRESSES = {"tables.create": OPEN_INGRESS, "tables.events": EVENTS_INGRESS}
+TABLES_INGRESSES = {TABLES_INGRESS, OPEN_INGRESS, EVENTS_INGRESS}
+
+
+def expected_ingress(path: str) -> str:
+    endpoint = host_endpoint(path)
+    if endpoint is not None:
+        return HOST_INGRESSES.get(endpoint, TABLES_INGRESS)
+    return COMPUTER_INGRESS if path in computer_paths() else INGRESS
+
+
 def ingresses() -> list[dict[str, Any]]:
     return [doc for _, doc in manifests() if doc["kind"] == "Ingress"]
 
@@ -549,18 +612,21 @@ def answered_by(path: str, host: str, objects: list[dict[str, Any]]) -> str | No
 
 def test_the_ingresses_route_the_public_paths_and_not_the_metrics():
     objects = ingresses()
-    assert sorted(i["metadata"]["name"] for i in objects) == [INGRESS, COMPUTER_INGRESS]
+    assert sorted(i["metadata"]["name"] for i in objects) == sorted([INGRESS, COMPUTER_INGRESS, *TABLES_INGRESSES])
     (host,) = {rule["host"] for i in objects for rule in i["spec"]["rules"]}
-    computer = computer_paths()
-    assert computer
-    for path in sorted(public_paths()):
-        assert answered_by(path, host, objects) == (COMPUTER_INGRESS if path in computer else INGRESS), path
+    assert computer_paths()
+    assert {expected_ingress(path) for path in routed_paths()} == {INGRESS, COMPUTER_INGRESS, *TABLES_INGRESSES}
+    for path in sorted(routed_paths()):
+        assert answered_by(path, host, objects) == expected_ingress(path), path
+    # Near misses of the host's own Ingresses reach the host, which answers them 404.
+    for path in ("/v1/tables/", "/v1/tables/x/events/", "/v1/tables/x/y/events", "/v1/tables/x/eventsx"):
+        assert host_endpoint(path) is None and answered_by(path, host, objects) == TABLES_INGRESS, path
     # /metrics stays inside the cluster, whatever the case (ingress-nginx's regexes ignore it).
     for hidden in ("/metrics", "/metrics/", "/METRICS", "/", "/static/x"):
         assert answered_by(hidden, host, objects) is None, hidden
-    service = the("Service", SERVICE)
     for ingress in objects:
         spec = ingress["spec"]
+        service = the("Service", TABLES if ingress["metadata"]["name"] in TABLES_INGRESSES else SERVICE)
         assert spec["ingressClassName"] == "nginx"
         for rule in spec["rules"]:
             assert rule["host"] in {h for t in spec["tls"] for h in t["hosts"]}
@@ -575,13 +641,18 @@ def test_the_ingresses_route_the_public_paths_and_not_the_metrics():
 
 def test_without_the_regexes_kubernetes_matching_routes_the_same():
     """The paths as Kubernetes defines them (a controller without ingress-nginx's regexes): the
-    main Ingress alone routes every public path but the computer's, and not /metrics."""
+    main Ingress alone routes every public path of the rules but the computer's, and not
+    /metrics; with card-rules-tables, every path of the table host goes to the host."""
     main = [the("Ingress", INGRESS)]
     (host,) = {rule["host"] for rule in main[0]["spec"]["rules"]}
-    for path in public_paths() - computer_paths():
+    for path in public_paths() - computer_paths() - host_paths():
         assert answered_by(path, host, main) == INGRESS, path
     for hidden in ("/metrics", "/metrics/", "/", "/v1games", "/healthz"):
         assert answered_by(hidden, host, main) is None, hidden
+    plain = [*main, the("Ingress", TABLES_INGRESS)]
+    for path in routed_paths() - computer_paths():
+        assert answered_by(path, host, plain) == (TABLES_INGRESS if host_endpoint(path) else INGRESS), path
+    assert answered_by("/v1/tablesx", host, plain) == INGRESS  # whole path elements
 
 
 LIMITS = {"limit-rps", "limit-burst-multiplier", "limit-connections"}
@@ -611,7 +682,9 @@ def directive(pattern: str, text: str | None = None) -> str:
     return found.group(1)
 
 
-COMPUTER_LOCATION = re.compile(r"^\s*location ~ (\S+) \{$", re.M)
+COMPUTER_LOCATION = re.compile(r"^\s*location ~ (\^/v1/games/\S+) \{$", re.M)
+EVENTS_LOCATION = re.compile(r"^\s*location ~ (\^/v1/tables/\S+) \{$", re.M)
+TABLES_LOCATION, OPEN_LOCATION = "location /v1/tables/ {", "location = /v1/tables {"
 
 
 def location(header: re.Pattern[str] | str) -> str:
@@ -623,7 +696,7 @@ def location(header: re.Pattern[str] | str) -> str:
 
 def zones() -> dict[str, str]:
     """limit_req_zone's name: its rate."""
-    return dict(re.findall(r"limit_req_zone \$limit_key zone=(\w+):\w+ rate=(\w+/s);", nginx_conf()))
+    return dict(re.findall(r"limit_req_zone \$limit_key zone=(\w+):\w+ rate=(\w+/[sm]);", nginx_conf()))
 
 
 def limits(body: str) -> tuple[dict[str, tuple[int, bool]], dict[str, int]]:
@@ -700,7 +773,7 @@ def test_the_computer_location_matches_the_computer_paths_and_no_other():
     assert regex == "^" + entry["path"]  # ingress-nginx adds the ^
     computer = computer_paths()
     assert len(computer) >= 3
-    for path in sorted(public_paths() | {"/v1/games/x/suggest/", "/v1/games/suggest", "/v1/games/x/y/suggest",
+    for path in sorted(routed_paths() | {"/v1/games/x/suggest/", "/v1/games/suggest", "/v1/games/x/y/suggest",
                                          "/v1/games/x/sealed/computer-moves", "/v1/games/x/suggestx"}):
         assert bool(re.search(regex, path)) == (path in computer), path
 
@@ -710,7 +783,7 @@ def test_the_computer_limits_bound_each_addresss_search_time():
     the numbers nginx.conf's comment states. (Samples stop at the max budget too.)"""
     rate, _, _, in_progress = computer_limits()
     per_second = int(rate.removesuffix("r/s"))
-    most_ms = int(the("ConfigMap")["data"]["SUGGEST_MAX_BUDGET_MS"])
+    most_ms = int(the("ConfigMap", SERVICE)["data"]["SUGGEST_MAX_BUDGET_MS"])
     assert most_ms == Settings().suggest_max_budget_ms
     claimed = re.search(r"at most (\d+) x (\d+) ms = ([0-9.]+) s of one core", re.sub(r"\n\s*#", "", nginx_conf()))
     assert claimed and (int(claimed.group(1)), int(claimed.group(2))) == (per_second, most_ms), claimed
@@ -735,7 +808,7 @@ def redis_arguments() -> dict[str, str]:
 
 
 def test_the_replay_store_is_redis_yamls_redis():
-    url = urlsplit(the("ConfigMap")["data"]["REPLAY_STORE"])
+    url = urlsplit(the("ConfigMap", SERVICE)["data"]["REPLAY_STORE"])
     service = the("Service", REDIS)
     (port,) = service["spec"]["ports"]
     assert (url.scheme, url.hostname, url.port, url.path) == ("redis", service["metadata"]["name"], port["port"], "/0")
@@ -784,13 +857,18 @@ def test_redis_runs_locked_down():
     assert own["capabilities"] == {"drop": ["ALL"]}
 
 
-def test_only_the_service_reaches_redis():
+def test_only_the_service_and_the_table_host_reach_redis():
     policy = the("NetworkPolicy", REDIS)["spec"]
     assert policy["podSelector"]["matchLabels"] == the("StatefulSet", REDIS)["spec"]["selector"]["matchLabels"]
     assert policy["policyTypes"] == ["Ingress"]
     (rule,) = policy["ingress"]
     assert [f["podSelector"]["matchLabels"] for f in rule["from"]] == [
-        the("Deployment")["spec"]["selector"]["matchLabels"]]
+        the("Deployment", name)["spec"]["selector"]["matchLabels"] for name in (SERVICE, TABLES)]
+    # Each selects its Deployment's pods, and only them.
+    pods = {name: the("Deployment", name)["spec"]["template"]["metadata"]["labels"] for name in (SERVICE, TABLES)}
+    for allowed, name in zip(rule["from"], (SERVICE, TABLES), strict=True):
+        assert [other for other, labels in pods.items()
+                if allowed["podSelector"]["matchLabels"].items() <= labels.items()] == [name]
     assert [p["port"] for p in rule["ports"]] == [p["name"] for p in redis_container()["ports"]]
 
 
@@ -830,3 +908,313 @@ def test_compose_keeps_the_replay_store_on_a_volume_the_image_user_owns():
     made = re.search(r"install -d -o (\w+) -g (\w+)(?: -m \d+)? (\S+)", dockerfile)
     assert made and made.group(1) == made.group(2) == user.group(1) and made.group(3) == directory
     assert dockerfile.index(user.group(0)) < dockerfile.index(made.group(0))
+
+
+# --- nginx.conf's routes ------------------------------------------------------------------------------
+
+NGINX_LOCATION = re.compile(r"^\s*location (?:(=|~) )?(\S+) \{$", re.M)
+
+
+def nginx_location(path: str) -> str:
+    """The header of the location nginx gives ``path``: an exact match; else the first regex, in
+    the file's order, that matches; else the longest prefix. (No `^~` in nginx.conf.)"""
+    conf = nginx_conf()
+    assert "^~" not in conf
+    found = [(m.group(1) or "", m.group(2), m.group(0).strip()) for m in NGINX_LOCATION.finditer(conf)]
+    for modifier, where, header in found:
+        if modifier == "=" and where == path:
+            return header
+    for modifier, where, header in found:
+        if modifier == "~" and re.search(where, path):
+            return header
+    prefixes = [(len(where), header) for modifier, where, header in found if not modifier and path.startswith(where)]
+    return max(prefixes)[1]
+
+
+# The nginx.conf location each Ingress stands for: the same paths, the same limits.
+INGRESS_LOCATION = {INGRESS: "location / {", TABLES_INGRESS: TABLES_LOCATION, OPEN_INGRESS: OPEN_LOCATION}
+
+
+def location_of(ingress: str) -> str:
+    if ingress == COMPUTER_INGRESS:
+        return f"location ~ {COMPUTER_LOCATION.findall(nginx_conf())[0]} {{"
+    if ingress == EVENTS_INGRESS:
+        return f"location ~ {EVENTS_LOCATION.findall(nginx_conf())[0]} {{"
+    return INGRESS_LOCATION[ingress]
+
+
+def test_nginx_routes_every_path_as_the_ingresses_do():
+    """Each path meets the location standing for the Ingress that routes it, and that location
+    proxies to the rules' upstream or to the table host's; /metrics to neither."""
+    for path in sorted(routed_paths()):
+        expected = expected_ingress(path)
+        header = nginx_location(path)
+        assert header == location_of(expected), path
+        upstream = "card_rules_tables" if expected in TABLES_INGRESSES else "card_rules"
+        assert directive(r"proxy_pass http://(\w+);", location(header)) == upstream, path
+    for path in ("/v1/tables/", "/v1/tables/x/events/", "/v1/tables/x/y/events"):
+        assert nginx_location(path) == TABLES_LOCATION, path
+    assert nginx_location("/v1/tablesx") == "location / {"  # the rules' 404
+    assert "proxy_pass" not in location("location = /metrics {")
+
+
+def seconds(value: str) -> int:
+    """An nginx time (10s, 1h...) in seconds."""
+    number, unit = re.fullmatch(r"(\d+)(s|m|h|d)?", value).groups()
+    return int(number) * {"s": 1, "m": 60, "h": 3600, "d": 86400}[unit or "s"]
+
+
+def statements(body: str) -> list[str]:
+    return [line.strip() for line in body.splitlines() if line.strip() and not line.strip().startswith("#")]
+
+
+# --- the table host: tables.yaml, its Ingresses, compose's `tables` ------------------------------------
+
+def host_command() -> list[str]:
+    """The Dockerfile's CMD with the host's app in place of the rules' (as its comment says)."""
+    command = dockerfile_facts((ROOT / "Dockerfile").read_text())["command"]
+    assert command[-1] == "service:create_app()"
+    return [*command[:-1], HOST_APP]
+
+
+def compose_file() -> dict[str, Any]:
+    return yaml.safe_load((ROOT / "compose.yaml").read_text())
+
+
+def test_the_image_holds_the_host_and_says_how_to_run_it():
+    text = (ROOT / "Dockerfile").read_text()
+    instructions = dockerfile_instructions(text)
+    copied = instructions.index(("COPY", "host ./host"))
+    (installed,) = [n for n, (i, a) in enumerate(instructions) if i == "RUN" and "pip install ." in a]
+    assert copied < installed
+    (documented,) = re.findall(r"^#\s+(WORKER_CLASS=gevent .*)$", text, re.M)
+    assert shlex.split(documented) == ["WORKER_CLASS=gevent", *host_command()]
+
+
+def test_the_tables_deployment_runs_the_host_as_compose_does():
+    facts = dockerfile_facts((ROOT / "Dockerfile").read_text())
+    deployment = the("Deployment", TABLES)
+    c = container(deployment)
+    assert [*c["command"], *c["args"]] == host_command()
+    variables = env(c)
+    assert variables["WORKER_CLASS"]["value"] == "gevent"
+    for name in ("HOST", "PORT"):
+        assert variables[name]["value"] == facts["env"][name], name
+    ports = {p["name"]: p["containerPort"] for p in c["ports"]}
+    assert ports == {"http": facts["expose"]} and str(ports["http"]) == facts["env"]["PORT"]
+    # One gevent worker per CPU, as the rules' sync workers: nothing sets a count.
+    assert "WORKERS" not in variables and "WORKERS" not in the("ConfigMap", TABLES)["data"]
+    assert [e["configMapRef"]["name"] for e in c["envFrom"]] == [TABLES]
+    # The probes ask the host's own health path (the Dockerfile's and compose's too).
+    assert facts["health_path"] in {rule.rule for rule in host_url_map().iter_rules()}
+    for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
+        assert c[probe]["httpGet"] == {"path": facts["health_path"], "port": "http"}, probe
+    (port,) = the("Service", TABLES)["spec"]["ports"]
+    assert (port["name"], port["port"], port["targetPort"]) == ("http", 80, "http")
+    # compose.yaml's `tables` runs the same.
+    tables = compose_file()["services"]["tables"]
+    assert tables["command"] == host_command()
+    assert tables["environment"]["WORKER_CLASS"] == "gevent"
+    assert tables["build"] == compose_file()["services"]["app"]["build"]
+    check = " ".join(tables["healthcheck"]["test"])
+    assert health_path(check) == facts["health_path"] and f"127.0.0.1:{facts['expose']}/" in check
+
+
+def test_the_tables_objects_select_the_hosts_pods_and_no_others():
+    deployment = the("Deployment", TABLES)
+    selector = deployment["spec"]["selector"]["matchLabels"]
+    pods = deployment["spec"]["template"]["metadata"]["labels"]
+    rules_pods = the("Deployment", SERVICE)["spec"]["template"]["metadata"]["labels"]
+    assert selector.items() <= pods.items()
+    assert the("Service", TABLES)["spec"]["selector"] == selector
+    assert the("Service", TABLES)["spec"]["type"] == "ClusterIP"
+    pdb = the("PodDisruptionBudget", TABLES)["spec"]
+    assert pdb["selector"]["matchLabels"] == selector
+    # Neither Deployment's Service or budget counts the other's pods.
+    for kind in ("Service", "PodDisruptionBudget"):
+        assert not the(kind, SERVICE)["spec"]["selector"].items() <= pods.items(), kind
+        assert not the(kind, TABLES)["spec"]["selector"].items() <= rules_pods.items(), kind
+    # A fixed count (the HPA scales the rules only), of which a drain takes one at a time.
+    assert the("HorizontalPodAutoscaler")["spec"]["scaleTargetRef"]["name"] == SERVICE
+    assert deployment["spec"]["replicas"] >= 2 > pdb["maxUnavailable"] == 1
+    strategy = deployment["spec"]["strategy"]["rollingUpdate"]
+    assert (strategy["maxUnavailable"], strategy["maxSurge"]) == (0, 1)
+    for constraint in deployment["spec"]["template"]["spec"]["topologySpreadConstraints"]:
+        assert constraint["labelSelector"]["matchLabels"] == selector
+
+
+def test_the_tables_pods_run_locked_down_and_stop_before_they_are_killed():
+    uid = dockerfile_facts((ROOT / "Dockerfile").read_text())["uid"]
+    pod = the("Deployment", TABLES)["spec"]["template"]["spec"]
+    c = container(the("Deployment", TABLES))
+    context = pod["securityContext"]
+    assert (context["runAsUser"], context["runAsGroup"], context["fsGroup"]) == (uid, uid, uid)
+    assert context["runAsNonRoot"] is True and context["seccompProfile"] == {"type": "RuntimeDefault"}
+    assert pod["automountServiceAccountToken"] is False and pod["enableServiceLinks"] is False
+    own = c["securityContext"]
+    assert own["readOnlyRootFilesystem"] is True and own["allowPrivilegeEscalation"] is False
+    assert own["capabilities"] == {"drop": ["ALL"]}
+    mounts = {m["mountPath"]: m["name"] for m in c["volumeMounts"]}
+    assert set(mounts) == {"/tmp"}
+    (volume,) = [v for v in pod["volumes"] if v["name"] == mounts["/tmp"]]
+    assert volume["emptyDir"]["medium"] == "Memory"
+    assert Path(env(c)["XDG_RUNTIME_DIR"]["value"]).is_relative_to("/tmp")
+    resources = c["resources"]
+    assert resources["requests"] == resources["limits"]
+    # The pod's stop: the preStop pause, then gunicorn's graceful timeout for the requests in
+    # flight, within the grace period; not the streams' whole time, as they open again elsewhere.
+    sleep = c["lifecycle"]["preStop"]["exec"]["command"]
+    assert sleep[0] == "sleep"
+    graceful = gunicorn_setting("graceful_timeout")
+    stream = HostSettings.from_env(the("ConfigMap", TABLES)["data"]).stream_seconds
+    assert int(sleep[1]) + graceful < pod["terminationGracePeriodSeconds"] < stream
+    live = c["livenessProbe"]
+    assert live["periodSeconds"] * live["failureThreshold"] > gunicorn_setting("timeout")
+
+
+def _other(name: str, value: str) -> str:
+    return "redis://elsewhere:6379/1" if name == "TABLE_STORE" else str(int(float(value)) + 1)
+
+
+def test_the_table_store_is_redis_yamls_redis_in_a_database_of_its_own():
+    data = the("ConfigMap", TABLES)["data"]
+    url = urlsplit(data["TABLE_STORE"])
+    service = the("Service", REDIS)
+    (port,) = service["spec"]["ports"]
+    assert (url.scheme, url.hostname, url.port) == ("redis", service["metadata"]["name"], port["port"])
+    assert re.fullmatch(r"/\d+", url.path) and url.path != urlsplit(the("ConfigMap", SERVICE)["data"]["REPLAY_STORE"]).path
+    # The host's defaults, written out, but the store and the openings a minute (why: below).
+    read = HostSettings.from_env(data)
+    assert read == dataclasses.replace(HostSettings(), table_store=data["TABLE_STORE"],
+                                       tables_per_minute=int(data["TABLES_PER_MINUTE"]))
+    assert HostSettings().table_store.startswith("sqlite:")
+    # Every key is one the host reads, and every setting of the host is written out.
+    changed = {name: HostSettings.from_env({**data, name: _other(name, value)}) for name, value in data.items()}
+    assert all(other != read for other in changed.values()), [n for n, o in changed.items() if o == read]
+    for field in dataclasses.fields(HostSettings):
+        assert any(getattr(other, field.name) != getattr(read, field.name) for other in changed.values()), field.name
+
+
+def test_the_host_counts_openings_of_the_proxys_address_so_the_proxy_limits_each_clients():
+    """The host counts the tables each address opens, and the address it sees is the proxy's:
+    its own limit must be past what one client may open (the proxy's limit per client), or the
+    clients would share it."""
+    notes = annotations(the("Ingress", OPEN_INGRESS))
+    one_client = int(notes["limit-rpm"]) * (1 + int(notes["limit-burst-multiplier"]))
+    for settings in (the("ConfigMap", TABLES)["data"], compose_file()["services"]["tables"]["environment"]):
+        assert int(settings["TABLES_PER_MINUTE"]) >= 10 * one_client
+    assert HostSettings().tables_per_minute < one_client  # the default would be every client's together
+
+
+def test_compose_keeps_the_tables_on_a_volume_the_image_user_owns():
+    compose = compose_file()
+    tables = compose["services"]["tables"]
+    store = tables["environment"]["TABLE_STORE"]
+    assert store.startswith("sqlite:////"), store
+    directory = str(Path(store.removeprefix("sqlite:///")).parent)
+    volumes = {target: source for source, target in (v.split(":")[:2] for v in tables["volumes"])}
+    assert volumes[directory] in compose["volumes"]
+    made = re.search(r"install -d -o (\w+) -g (\w+)(?: -m \d+)? (\S+)", (ROOT / "Dockerfile").read_text())
+    assert made and made.group(3) == directory
+
+
+def test_composes_proxy_renders_every_placeholder_for_both_upstreams():
+    """The proxy's sed fills @SERVERS@ with `app` and @TABLES@ with `tables`, at their exposed
+    ports, and leaves no placeholder; it starts once both are healthy (nginx resolves the names
+    when it starts)."""
+    compose = compose_file()
+    proxy = compose["services"]["proxy"]
+    script = proxy["command"][-1]
+    words = shlex.split(script)
+    expressions = [words[n + 1] for n, word in enumerate(words) if word == "-e"]
+    conf = nginx_conf()
+    for expression in expressions:
+        pattern, replacement = re.fullmatch(r"s/([^/]*)/([^/]*)/", expression).groups()
+        conf = "\n".join(re.sub(re.escape(pattern), lambda _, r=replacement: r, line, count=1)
+                         for line in conf.split("\n"))
+    assert not re.search(r"@[A-Z]+@", conf), re.findall(r"@[A-Z]+@", conf)
+    upstreams = dict(re.findall(r"^    upstream (\w+) \{\n\s*server (\S+) ", conf, re.M))
+    for upstream, service in (("card_rules", "app"), ("card_rules_tables", "tables")):
+        name, port = upstreams[upstream].split(":")
+        assert name == service and compose["services"][service]["expose"] == [port], upstream
+        assert proxy["depends_on"][service] == {"condition": "service_healthy"}
+
+
+def test_the_tables_ingresses_proxy_as_the_main_one_but_never_resend_a_post():
+    main = annotations(the("Ingress", INGRESS))
+    tables = annotations(the("Ingress", TABLES_INGRESS))
+    retries = "proxy-next-upstream"
+    assert {k: v for k, v in tables.items() if k != retries} == {k: v for k, v in main.items() if k != retries}
+    # The same failures as the rules', but a POST that reached a pod is never sent to another.
+    assert tables[retries].split() == [w for w in main[retries].split() if w != "non_idempotent"]
+    for ingress in TABLES_INGRESSES:
+        notes = annotations(the("Ingress", ingress))
+        assert notes[retries] == tables[retries], ingress
+        assert directive(r"proxy_next_upstream ([\w ]+);", location(location_of(ingress))) == tables[retries]
+        spec, main_spec = the("Ingress", ingress)["spec"], the("Ingress", INGRESS)["spec"]
+        assert (spec["tls"], spec["ingressClassName"]) == (main_spec["tls"], main_spec["ingressClassName"])
+    # The other two differ from card-rules-tables only where they must: a regex path, their
+    # limits, and (the streams) the SSE settings.
+    sse = {"proxy-buffering", "proxy-read-timeout", "proxy-send-timeout", "proxy-http-version"}
+    for ingress, own in ((OPEN_INGRESS, LIMITS | {"limit-rpm"}), (EVENTS_INGRESS, LIMITS | sse)):
+        notes = annotations(the("Ingress", ingress))
+        assert notes["use-regex"] == "true"
+        assert {k: v for k, v in notes.items() if k not in own | {"use-regex"}} == {
+            k: v for k, v in tables.items() if k not in own}, ingress
+        (entry,) = [e for r in the("Ingress", ingress)["spec"]["rules"] for e in r["http"]["paths"]]
+        assert entry["pathType"] == "ImplementationSpecific"
+
+
+def test_opening_a_table_has_its_own_limit_in_both_proxies():
+    general_requests, general_connections = limits(location("location / {"))
+    requests, connections = limits(location(OPEN_LOCATION))
+    assert general_requests.items() <= requests.items() and connections == general_connections
+    ((zone, (burst, nodelay)),) = [(z, b) for z, b in requests.items() if z not in general_requests]
+    notes = annotations(the("Ingress", OPEN_INGRESS))
+    assert notes["limit-rpm"] + "r/m" == zones()[zone]
+    assert int(notes["limit-rpm"]) * int(notes["limit-burst-multiplier"]) == burst and nodelay
+    assert int(notes["limit-connections"]) == general_connections["requests_in_progress_per_address"]
+    # Its 429 says when the bucket lets the next opening through: 60 s / the rate a minute.
+    (regex, wait) = re.search(r"map \$request_uri \$retry_after_429 \{\s*(\S+) (\d+);", nginx_conf()).groups()
+    assert int(wait) == 60 // int(notes["limit-rpm"])
+    matched = [p for p in ("/v1/tables", "/v1/tables?x=1", "/v1/tables/", "/v1/tables/x/join", "/v1/tablesx")
+               if re.search(regex.removeprefix("~"), p)]
+    assert matched == ["/v1/tables", "/v1/tables?x=1"]
+    # Its path: exactly the host's opening.
+    (entry,) = [e for r in the("Ingress", OPEN_INGRESS)["spec"]["rules"] for e in r["http"]["paths"]]
+    for path in sorted(routed_paths() | {"/v1/tables/", "/v1/tablesx"}):
+        assert bool(re.match("^" + entry["path"], path, re.I)) == (host_endpoint(path) == "tables.create"), path
+
+
+def test_the_event_streams_pass_unbuffered_and_are_never_cut_short():
+    body = location(location_of(EVENTS_INGRESS))
+    notes = annotations(the("Ingress", EVENTS_INGRESS))
+    assert directive(r"proxy_buffering (\w+);", body) == notes["proxy-buffering"] == "off"
+    assert directive(r"proxy_cache (\w+);", body) == "off"
+    assert directive(r"gzip (\w+);", body) == "off" and not re.search(r"^\s*gzip on;", nginx_conf(), re.M)
+    read = seconds(directive(r"proxy_read_timeout (\w+);", body))
+    assert read == int(notes["proxy-read-timeout"]) == int(notes["proxy-send-timeout"]) == 3600
+    host = HostSettings.from_env(the("ConfigMap", TABLES)["data"])
+    assert host.heartbeat_seconds < host.stream_seconds < read
+    assert host.heartbeat_seconds * 4 <= 60  # a load balancer's usual idle timeout (60 s) never meets a stream
+    # HTTP/1.1 with `Connection: ""` to the host: the server's, which no table location overrides.
+    server = nginx_conf()[nginx_conf().index("    server {"):]
+    assert directive(r"proxy_http_version ([\d.]+);", server) == notes["proxy-http-version"] == "1.1"
+    assert re.search(r'^        proxy_set_header Connection "";$', server, re.M)
+    for ingress in TABLES_INGRESSES:
+        assert not [st for st in statements(location(location_of(ingress)))
+                    if st.startswith(("proxy_set_header", "proxy_http_version"))], ingress
+    # The general rate counts each opening of a stream; the streams open, a limit of their own.
+    general_requests, general_connections = limits(location("location / {"))
+    requests, connections = limits(body)
+    assert requests == general_requests
+    ((zone, streams),) = connections.items()
+    assert zone not in general_connections and int(notes["limit-connections"]) == streams
+    assert (notes["limit-rps"], notes["limit-burst-multiplier"]) == tuple(
+        annotations(the("Ingress", INGRESS))[k] for k in ("limit-rps", "limit-burst-multiplier"))
+    # The path: the host's event streams and nothing else, in nginx.conf and the Ingress alike.
+    (regex,) = EVENTS_LOCATION.findall(nginx_conf())
+    (entry,) = [e for r in the("Ingress", EVENTS_INGRESS)["spec"]["rules"] for e in r["http"]["paths"]]
+    assert regex == "^" + entry["path"]
+    for path in sorted(routed_paths() | {"/v1/tables/x/events/", "/v1/tables/x/y/events", "/v1/tables/events"}):
+        assert bool(re.search(regex, path)) == (host_endpoint(path) == "tables.events"), path

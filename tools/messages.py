@@ -33,6 +33,8 @@ from babel.messages.pofile import read_po, write_po
 ROOT = Path(__file__).resolve().parent.parent
 SERVICE = ROOT / "service"
 CORE_PO = SERVICE / "i18n" / "locale" / "ru" / "LC_MESSAGES" / "messages.po"
+HOST = ROOT / "host"
+HOST_PO = HOST / "messages.ru.po"
 MO = CORE_PO.with_suffix(".mo")
 
 
@@ -40,10 +42,12 @@ def keywords() -> dict[str, tuple[int, ...] | None]:
     """The calls whose literal sentence is a message id: ``N_``, ``Text``, ``refuse``, and every
     error of ``service.errors`` (its detail first, or its pointer then its sentence, as a
     ``FieldError``'s)."""
+    from host import errors as host_errors
     from service import errors
 
-    found: dict[str, tuple[int, ...] | None] = {"N_": None, "Text": (1,), "refuse": (2,), "FieldError": (2,)}
-    for name, cls in vars(errors).items():
+    found: dict[str, tuple[int, ...] | None] = {"N_": None, "Text": (1,), "refuse": (2,), "FieldError": (2,),
+                                                "_violation": (2,)}
+    for name, cls in {**vars(errors), **vars(host_errors)}.items():
         if isinstance(cls, type) and issubclass(cls, errors.ServiceError):
             found[name] = (2,) if issubclass(cls, (errors.Located, errors.OverBudget)) else (1,)
     return found
@@ -89,12 +93,12 @@ def _packages() -> dict[str, Path]:
 
 def parts() -> dict[Path, list[tuple[str, str]]]:
     """Each catalog's path and the message ids its part of the service has: each package under
-    service/games (with a game's reasons), and the rest of the service."""
+    service/games (with a game's reasons), the rest of the service, and the table host."""
     from service.games import GAMES
 
     packages = _packages()
     core = (p for p in sorted(SERVICE.rglob("*.py")) if not any(d in p.parents for d in packages.values()))
-    found = {CORE_PO: list(_extracted(core))}
+    found = {CORE_PO: list(_extracted(core)), HOST_PO: list(_extracted(sorted(HOST.rglob("*.py"))))}
     for name, package in packages.items():
         reasons = [t for t in _described(name) if t[0]] if name in GAMES else []
         found[package / "messages.ru.po"] = [*_extracted(sorted(package.rglob("*.py"))), *reasons]
@@ -111,7 +115,7 @@ def _read(path: Path) -> Catalog:
 def update(only: str | None = None) -> None:
     """Every catalog (or only the game ``only``'s) takes its part's message ids."""
     for path, messages in parts().items():
-        name = "service" if path == CORE_PO else path.parent.name
+        name = {CORE_PO: "service", HOST_PO: "host"}.get(path, path.parent.name)
         if only is not None and name != only.replace("-", "_"):
             continue
         template = Catalog(locale="ru", domain="messages")

@@ -94,7 +94,8 @@ class RedisTables:
 
     def due(self, now: float, most: int) -> list[str]:
         with self._talking():
-            return [key.decode() for key in self.redis.zrangebyscore(DUE, "-inf", now, start=0, num=most)]
+            keys = self.redis.zrangebyscore(DUE, "-inf", now, start=0, num=most)
+        return [_text(key) for key in keys]
 
     def claim(self, table_id: str, deadline: float, until: float) -> bool:
         with self._talking():
@@ -103,7 +104,7 @@ class RedisTables:
     def expired(self, now: float, most: int) -> list[str]:
         with self._talking():
             keys = self.redis.zrangebyscore(EXPIRING, "-inf", now, start=0, num=most)
-        return [key.decode() for key in keys]
+        return [_text(key) for key in keys]
 
     def delete(self, table_id: str) -> None:
         with self._talking():
@@ -171,6 +172,12 @@ class RedisTables:
         except redis.RedisError as error:
             log.error("table store: Redis: %s", error)
             raise StoreDown("the table store did not answer: try again") from error
+
+
+def _text(key: object) -> str:
+    """A member of a sorted set: a table id, as bytes (the client does not decode)."""
+    assert isinstance(key, bytes)
+    return key.decode()
 
 
 def _table(table_id: str) -> str:

@@ -20,6 +20,7 @@ from service.api.events import told
 from service.games import GAMES
 from service.sealing import commitment, shuffle_seed
 from tests.live_redis import redis_server
+from tests.russian import english_in
 
 TABLES = [(game, players) for game in sorted(GAMES) for players in GAMES[game].info.player_counts]
 CODE = __import__("re").compile(rb'"((?:10|[2-9JQKA])[SHDC]|JK|RJ|BJ)"')
@@ -342,3 +343,18 @@ def test_tables_per_address_are_limited(tmp_path: Any) -> None:
         assert client.post("/v1/tables", json={"game": "bura"}).status_code == 201
     refused = problem(client.post("/v1/tables", json={"game": "bura"}), 429)
     assert refused["limit"] == {"name": "TABLES_PER_MINUTE", "value": 2}
+
+
+@pytest.mark.parametrize(("path", "body"), [
+    ("/v1/tables", {"game": "whist"}),
+    ("/v1/tables", {"game": 7, "players": "x", "turn_seconds": 1, "computer_seats": [9], "odd": 1, "lang": "de"}),
+    ("/v1/tables", {"game": "bura", "players": 2, "computer_seats": [0, 1]}),
+    ("/v1/tables", {"game": "sixty-six", "players": 3}),
+    ("/v1/tables", {"game": "sixty-six", "options": {"x": 1}}),
+    ("/v1/tables/none/join", {"invite": "abc"}),
+])
+def test_refusals_are_wholly_russian_when_asked(client: Any, path: str, body: Any) -> None:
+    answer = client.post(path + "?lang=ru", json=body)
+    assert answer.status_code in (404, 422) and answer.headers["Content-Language"] == "ru"
+    text = " ".join([answer.json["title"], answer.json["detail"], *(e["message"] for e in answer.json.get("errors", []))])
+    assert not english_in(text), (english_in(text), text)
