@@ -309,7 +309,7 @@ class Host:
         header = request.headers.get("Authorization", "")
         scheme, _, key = header.partition(" ")
         if scheme.lower() != "bearer" or not key.strip():
-            raise SeatRefused("send the seat's key (or the spectators') as Authorization: Bearer <key>")
+            raise SeatRefused("send the seat's key, or the spectators', as the request's bearer token")
         return reader(table, key.strip())
 
     def _mover(self, table: Table) -> int:
@@ -327,12 +327,12 @@ class Host:
         who, _, rest = ticket.partition(".")
         expires, _, _ = rest.partition(".")
         if not expires.isdigit() or len(ticket) > 64 or not (who == "s" or (who.isdigit() and len(who) == 1)):
-            raise BadTicket("this is not a ticket of this host: ask for one with POST .../tickets")
+            raise BadTicket("this is not a ticket of this host: ask for a new one")
         seat = None if who == "s" else int(who)
         if not hmac.compare_digest(self._ticket(table_id, seat, int(expires)), ticket):
-            raise BadTicket("this is not a ticket of this table: ask for one with POST .../tickets")
+            raise BadTicket("this is not a ticket of this table: ask for a new one")
         if int(expires) < time.time():
-            raise BadTicket("this ticket has expired: ask for another with POST .../tickets")
+            raise BadTicket("this ticket has expired: ask for a new one")
         return seat
 
 

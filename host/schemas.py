@@ -13,15 +13,16 @@ from service.i18n import N_
 
 TYPES = {
     ma.fields.String: N_("a string"), ma.fields.Integer: N_("a whole number"),
-    ma.fields.Boolean: N_("true or false"), ma.fields.Dict: N_("a JSON object"), ma.fields.List: N_("a list"),
+    ma.fields.Boolean: N_("yes or no"), ma.fields.Dict: N_("a JSON object"), ma.fields.List: N_("a list"),
 }
 
 
 def field(kind: type[ma.fields.Field], *args: Any, within: str | None = None, **kwargs: Any) -> Any:
     """A field whose refusals are the catalogs' sentences: its type's, and ``within`` for a
     value out of its range or choices."""
-    messages = {"required": N_("this field is required"), "null": N_("this field may not be null"),
-                "invalid": TYPES[kind], "type": TYPES[kind]}
+    messages: dict[str, str | list[Any] | dict[Any, Any]] = {
+        "required": N_("this field is required"), "null": N_("this field may not be empty"),
+        "invalid": TYPES[kind], "type": TYPES[kind]}
     if within is not None:
         kwargs["validate"] = _within(kwargs["validate"], within)
     return kind(*args, error_messages=messages, **kwargs)
@@ -89,9 +90,9 @@ class SeatIn(Strict):
 MARSHMALLOW = {
     "Unknown field.": N_("this field is not one of the request's"),
     "Missing data for required field.": N_("this field is required"),
-    "Field may not be null.": N_("this field may not be null"),
+    "Field may not be null.": N_("this field may not be empty"),
     "Not a valid integer.": N_("a whole number"), "Not a valid string.": N_("a string"),
-    "Not a valid boolean.": N_("true or false"), "Not a valid list.": N_("a list"),
+    "Not a valid boolean.": N_("yes or no"), "Not a valid list.": N_("a list"),
     "Not a valid mapping type.": N_("a JSON object"), "Invalid input type.": N_("a JSON object"),
 }
 """The games' schemas (a move, the options) refuse in marshmallow's English: each of its

@@ -358,3 +358,17 @@ def test_refusals_are_wholly_russian_when_asked(client: Any, path: str, body: An
     assert answer.status_code in (404, 422) and answer.headers["Content-Language"] == "ru"
     text = " ".join([answer.json["title"], answer.json["detail"], *(e["message"] for e in answer.json.get("errors", []))])
     assert not english_in(text), (english_in(text), text)
+
+
+def test_every_refusal_of_the_host_has_its_russian_title() -> None:
+    """The refusals met above in Russian, and the rest (their titles, which every answer has)."""
+    import host.errors
+    from service.errors import ServiceError
+    from service.i18n import translate
+
+    refusals = [c for c in vars(host.errors).values() if isinstance(c, type) and issubclass(c, ServiceError)
+                and c.__module__ == "host.errors"]
+    assert len(refusals) >= 10
+    for refusal in refusals:
+        russian = translate(refusal.title, "ru")
+        assert russian != refusal.title and not english_in(russian), refusal
