@@ -1,7 +1,8 @@
 # Two commands matter: `make run` and `make test`. Each sets up .venv from pyproject.toml itself;
 # `make run` installs the service and builds the /play page (Node and npm, from Debian when missing);
 # `make test` adds the test tools and the system packages the page, client and proxy tests need
-# (Debian's chromium, chromium-driver and nginx), and Debian's redis-server for the replay guard's.
+# (Debian's chromium, chromium-driver and nginx), Debian's redis-server for the replay guard's and
+# the table host's, and jq for the README's curl walk-through of a table.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -47,6 +48,7 @@ system-deps:
 	@command -v npm >/dev/null || { apt-get update -q && apt-get install -y -q nodejs npm; }
 	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || { apt-get update -q && apt-get install -y -q nginx-light; }
 	@command -v redis-server >/dev/null || { apt-get update -q && apt-get install -y -q redis-server; }
+	@command -v jq >/dev/null || { apt-get update -q && apt-get install -y -q jq; }
 
 lint: $(BIN)/.dev
 	$(BIN)/ruff check service host tests bench examples tools
