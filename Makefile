@@ -68,6 +68,7 @@ screenshots: $(BIN)/.dev system-deps web
 
 spec: $(BIN)/.service
 	$(BIN)/python -m service.spec > openapi.yaml
+	$(BIN)/python -m host.spec > host/openapi.yaml
 
 bench: $(BIN)/.dev
 	$(BIN)/python -m bench

@@ -112,3 +112,104 @@ def pointers(errors: Any, at: str = "") -> list[tuple[str, str]]:
 def _ours(message: str) -> str:
     ours = set(TYPES.values()) | set(MARSHMALLOW.values())
     return message if message in ours or message in WITHIN else MARSHMALLOW.get(message, OTHER)
+
+
+# The answers, for the OpenAPI document (host/openapi.yaml, ``python -m host.spec``) ------------
+
+class Invite(ma.Schema):
+    seat = ma.fields.Integer(required=True)
+    invite = ma.fields.String(required=True, metadata={"description": "Opens its seat once (`join`)."})
+
+
+class Opened(ma.Schema):
+    table_id = ma.fields.String(required=True)
+    game = ma.fields.String(required=True)
+    players = ma.fields.Integer(required=True)
+    invites = ma.fields.List(ma.fields.Nested(Invite), required=True,
+                             metadata={"description": "One per person's seat."})
+    spectator_key = ma.fields.String(required=True,
+                                     metadata={"description": "Proves a spectator, who may watch."})
+
+
+class Joined(ma.Schema):
+    table_id = ma.fields.String(required=True)
+    seat = ma.fields.Integer(required=True)
+    seat_key = ma.fields.String(required=True, metadata={"description": "Sent as `Authorization: Bearer`."})
+
+
+class SeatState(ma.Schema):
+    seat = ma.fields.Integer(required=True)
+    computer = ma.fields.Boolean(required=True, metadata={"description": "A computer's seat from the start."})
+    joined = ma.fields.Boolean(required=True)
+    away = ma.fields.Boolean(required=True,
+                             metadata={"description": "A person's seat the computer plays now."})
+    connected = ma.fields.Boolean(required=True, metadata={"description": "It has an event stream open."})
+
+
+class TableOut(ma.Schema):
+    table_id = ma.fields.String(required=True)
+    game = ma.fields.String(required=True)
+    players = ma.fields.Integer(required=True)
+    options = ma.fields.Dict(required=True)
+    seat = ma.fields.Integer(required=True, allow_none=True, metadata={"description": "None: a spectator."})
+    hand_number = ma.fields.Integer(required=True)
+    move_number = ma.fields.Integer(required=True, metadata={"description": "Moves of this hand so far."})
+    to_move = ma.fields.Integer(required=True, allow_none=True)
+    view = ma.fields.Dict(required=True, metadata={"description": "The game's `view` for the seat (a "
+                                                                  "spectator's for a spectator)."})
+    moves = ma.fields.List(ma.fields.Dict(), required=True, metadata={
+        "description": "The seat's legal moves when it is to move, as `legal-moves` lists them; else empty."})
+    families = ma.fields.List(ma.fields.Dict(), metadata={"description": "Bezique's and Canasta's, as "
+                                                                         "`legal-moves` answers them."})
+    seats = ma.fields.List(ma.fields.Nested(SeatState), required=True)
+    deadline = ma.fields.Float(required=True, allow_none=True, metadata={
+        "description": "When the person to move runs out of time (seconds since the epoch)."})
+    turn_seconds = ma.fields.Integer(required=True, allow_none=True)
+    computer_level = ma.fields.Integer(required=True)
+    lang = ma.fields.String(required=True)
+    match = ma.fields.Dict(required=True, allow_none=True, metadata={
+        "description": "The standing after the last hand scored, as `score` answers it."})
+    over = ma.fields.Boolean(required=True, metadata={"description": "The match is over."})
+    closed = ma.fields.Boolean(required=True, metadata={"description": "Closed for idleness."})
+    last_event_id = ma.fields.Integer(required=True)
+
+
+class TableEvent(ma.Schema):
+    class Meta:
+        unknown = ma.INCLUDE
+
+    id = ma.fields.Integer(required=True,
+                           metadata={"description": "Increasing; `Last-Event-ID` resumes after it."})
+    type = ma.fields.String(required=True, metadata={"description": (
+        "move (`seat`, `by`: seat, computer or timer, `hand_number`, `move_number`, `events`: the game's "
+        "events as `sealed/events` tells them to the reader), dealt, joined, connected, reconnected, left, "
+        "computer_took, taken_back, timer_started (`seat`, `deadline`, `seconds`), timer_expired, hand_over "
+        "(`hand`, `match_before`, `match`, `record`, `server_seed`, `seed_commitment`), match_over, "
+        "table_closed")})
+
+
+class Reason(ma.Schema):
+    code = ma.fields.String(required=True)
+    message = ma.fields.String(required=True)
+    rule = ma.fields.String(required=True)
+
+
+class Verdict(ma.Schema):
+    legal = ma.fields.Boolean(required=True)
+    move_number = ma.fields.Integer(required=True)
+    hand_number = ma.fields.Integer(metadata={"description": "A legal move's."})
+    to_move = ma.fields.Integer(allow_none=True, metadata={"description": "A legal move's."})
+    events = ma.fields.List(ma.fields.Nested(TableEvent), metadata={
+        "description": "A legal move's events, as the mover's stream tells them."})
+    reason = ma.fields.Nested(Reason, metadata={"description": "An illegal move's."})
+
+
+class SeatOut(ma.Schema):
+    seat = ma.fields.Integer(required=True)
+    computer = ma.fields.Boolean(required=True)
+
+
+class Ticket(ma.Schema):
+    ticket = ma.fields.String(required=True, metadata={"description": "Opens the seat's stream: "
+                                                                      "`.../events?ticket=`."})
+    expires_in = ma.fields.Integer(required=True)

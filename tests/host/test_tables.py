@@ -372,3 +372,35 @@ def test_every_refusal_of_the_host_has_its_russian_title() -> None:
     for refusal in refusals:
         russian = translate(refusal.title, "ru")
         assert russian != refusal.title and not english_in(russian), refusal
+
+
+def test_host_openapi_yaml_is_generated_from_the_schemas() -> None:
+    from pathlib import Path
+
+    from host.spec import generate
+    committed = (Path(__file__).resolve().parents[2] / "host" / "openapi.yaml").read_text()
+    assert committed == generate(), "host/openapi.yaml is stale: run `make spec` and commit it"
+
+
+def test_every_answer_is_the_documented_one(client: Any) -> None:
+    """Each answer loads with its documented schema (no field missing, none undocumented)."""
+    from host import schemas
+
+    answer = client.post("/v1/tables", json={"game": "canasta", "players": 4, "computer_seats": [2]})
+    assert not schemas.Opened().validate(answer.json)
+    table_id, invites = answer.json["table_id"], answer.json["invites"]
+    joined = [client.post(f"/v1/tables/{table_id}/join", json={"invite": i["invite"]}).json for i in invites]
+    assert not any(schemas.Joined().validate(j) for j in joined)
+    keys = {j["seat"]: j["seat_key"] for j in joined}
+    for key in [*keys.values(), answer.json["spectator_key"]]:
+        table = client.get(f"/v1/tables/{table_id}", headers=bearer(key)).json
+        assert not schemas.TableOut().validate(table), schemas.TableOut().validate(table)
+    mover = table["to_move"]
+    seat = client.get(f"/v1/tables/{table_id}", headers=bearer(keys[mover])).json
+    played = client.post(f"/v1/tables/{table_id}/moves", headers=bearer(keys[mover]),
+                         json={"move": seat["moves"][0], "move_number": seat["move_number"]}).json
+    assert not schemas.Verdict().validate(played)
+    assert not schemas.SeatOut().validate(client.post(f"/v1/tables/{table_id}/seat", headers=bearer(keys[0]),
+                                                       json={"computer": False}).json)
+    assert not schemas.Ticket().validate(client.post(f"/v1/tables/{table_id}/tickets", headers=bearer(keys[0])).json)
+    assert all(not schemas.TableEvent().validate(e) for e in stream(client, table_id, keys[0]))
