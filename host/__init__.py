@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from host.app import create_app
+from service import create_app as create_rules
 
 StartResponse = Callable[..., Any]
 Wsgi = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
@@ -21,8 +22,6 @@ __all__ = ["create_app", "create_site"]
 
 def create_site() -> Wsgi:
     """The rules service with the host at ``/v1/tables``, on one origin."""
-    from service import create_app as create_rules
-
     rules, tables = create_rules(), create_app()
 
     def site(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:

@@ -51,6 +51,7 @@ from service.api.hands import refusal_wire
 from service.api.languages import LANG_KEY
 from service.api.limits import listed
 from service.errors import FieldError, IllegalMove, MalformedJson, SchemaViolation, message
+from service.games import GAMES
 from service.games.base import Game, Wire
 from service.i18n import DEFAULT, N_
 from service.negotiation import negotiated
@@ -60,8 +61,6 @@ EVENTS_AT_ONCE = 200
 
 
 def create_app(settings: HostSettings | None = None, games: dict[str, Game[Any, Any]] | None = None) -> Flask:
-    from service.games import GAMES
-
     settings = settings or HostSettings.from_env()
     games = games or GAMES
     store = open_store(settings.table_store, idle_seconds=settings.idle_seconds)
@@ -88,7 +87,7 @@ def _content_language(response: Response) -> Response:
 class Host:
     def __init__(self, settings: HostSettings, store: TableStore, rules: dict[str, Rules]) -> None:
         self.settings, self.store, self.rules = settings, store, rules
-        self.croupier = Croupier(store, rules)
+        self.croupier = Croupier(store, rules, sweep_seconds=min(10.0, settings.idle_seconds / 4))
         self.pid = 0
         self.stopping = threading.Event()
         self.ticket_key = store.secret()

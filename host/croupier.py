@@ -26,13 +26,12 @@ from service.player import Effort, suggest
 T = TypeVar("T")
 TICK_SECONDS = 0.1
 LEASE_SECONDS = 10.0
-SWEEP_SECONDS = 10.0
 log = logging.getLogger("host")
 
 
 class Croupier:
-    def __init__(self, store: TableStore, rules: dict[str, Rules]) -> None:
-        self.store, self.rules = store, rules
+    def __init__(self, store: TableStore, rules: dict[str, Rules], *, sweep_seconds: float) -> None:
+        self.store, self.rules, self.sweep_seconds = store, rules, sweep_seconds
         self.nudged = threading.Event()
         self.started = 0
 
@@ -52,7 +51,7 @@ class Croupier:
             try:
                 for table_id in self.store.due(now, 32):
                     self.deal_with(table_id, now)
-                if now - swept > SWEEP_SECONDS:
+                if now - swept > self.sweep_seconds:
                     swept = now
                     self.close_idle(now)
             except StoreDown:

@@ -404,3 +404,18 @@ def test_every_answer_is_the_documented_one(client: Any) -> None:
                                                        json={"computer": False}).json)
     assert not schemas.Ticket().validate(client.post(f"/v1/tables/{table_id}/tickets", headers=bearer(keys[0])).json)
     assert all(not schemas.TableEvent().validate(e) for e in stream(client, table_id, keys[0]))
+
+
+def test_an_idle_table_is_closed_and_says_so(store: str) -> None:
+    client = create_app(settings(store, idle_seconds=1)).test_client()
+    table_id, keys, spectator = opened(client, "bura")
+    deadline = time.monotonic() + 10
+    while not client.get(f"/v1/tables/{table_id}", headers=bearer(keys[0])).json["closed"]:
+        assert time.monotonic() < deadline, "the idle table was not closed"
+        time.sleep(0.1)
+    assert stream(client, table_id, spectator)[-1]["type"] == "table_closed"
+    table = client.get(f"/v1/tables/{table_id}", headers=bearer(keys[0])).json
+    assert table["over"] and table["to_move"] is None and table["moves"] == []
+    while client.get(f"/v1/tables/{table_id}", headers=bearer(keys[0])).status_code != 404:
+        assert time.monotonic() < deadline + 5, "the closed table was not deleted"
+        time.sleep(0.1)

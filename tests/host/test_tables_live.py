@@ -154,3 +154,23 @@ def test_a_host_restarted_mid_hand_loses_nothing(store: str) -> None:
         resumed.close()
         assert [e["type"] for e in rest if e["type"] == "move"] == ["move"]
         assert rest[0]["id"] == heard[-1]["id"] + 1
+
+
+def test_a_seat_holds_at_most_its_streams_and_is_connected_while_it_does(url: str) -> None:
+    table_id, keys, _ = opened(url, "sixty-six")
+    streams = [Stream(url, table_id, keys[1]) for _ in range(4)]
+    try:
+        status, refused = call(url, "GET", f"/v1/tables/{table_id}/events", key=keys[1])
+        assert status == 429 and refused["limit"] == {"name": "STREAMS_PER_SEAT", "value": 4}
+        assert [s["connected"] for s in table_of(url, table_id, keys[0])["seats"]] == [False, True]
+    finally:
+        for stream in streams:
+            stream.close()
+    deadline = time.monotonic() + 5  # a closed stream is counted out at its next write (a heartbeat)
+    while table_of(url, table_id, keys[0])["seats"][1]["connected"]:
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    again = Stream(url, table_id, keys[1])
+    kinds = [e["type"] for e in again.drained(0.5)]
+    again.close()
+    assert kinds.count("connected") == 1 and kinds.count("left") == 1 and kinds[-1] == "reconnected"
