@@ -39,12 +39,16 @@ from host.tables import (
     Table,
     found,
     join,
+    live,
     open_table,
     play,
     reader,
     redacted_for,
+    secret,
     set_away,
-    streams,
+    stream_closed,
+    stream_opened,
+    stream_renewed,
 )
 from service.api import problems
 from service.api.hands import refusal_wire
@@ -90,6 +94,7 @@ class Host:
         self.croupier = Croupier(store, rules, sweep_seconds=min(10.0, settings.idle_seconds / 4))
         self.pid = 0
         self.stopping = threading.Event()
+        self.lease_seconds = 3 * settings.heartbeat_seconds
         self.ticket_key = store.secret()
 
     def blueprint(self) -> Blueprint:
@@ -179,7 +184,7 @@ class Host:
     # A seat's calls ---------------------------------------------------------------------------
 
     def read(self, table_id: str) -> Wire:
-        table = found(self.store.get(table_id))
+        table, now = found(self.store.get(table_id)), time.time()
         seat = self._seat(table)
         rules = self.rules[table.game]
         game = rules.game
@@ -192,7 +197,7 @@ class Host:
             "to_move": to_move, "view": game.view(state, seat),
             **listed(game, state, asking, most=MAX_LISTING),
             "seats": [{"seat": number, "computer": not place.human, "joined": place.key is not None,
-                       "away": place.away, "connected": place.streams > 0}
+                       "away": place.away, "connected": bool(live(place, now))}
                       for number, place in enumerate(table.seats)],
             "deadline": table.deadline if to_move is not None and table.seats[to_move].human
             and not table.seats[to_move].away else None,
@@ -246,18 +251,23 @@ class Host:
         seat = self._ticket_seat(table_id, ticket) if ticket else self._seat(table)
         after = _last_event_id()
         rules = self.rules[table.game]
+        stream = secret()
         if seat is not None:
-            self._stream_opened(table_id, seat)
-        response = Response(self._stream(rules, table_id, seat, after), mimetype="text/event-stream")
+            self._stream_opened(table_id, seat, stream)
+        response = Response(self._stream(rules, table_id, seat, stream, after), mimetype="text/event-stream")
         response.headers["Cache-Control"] = "no-cache"
         response.headers["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
         return response
 
-    def _stream(self, rules: Rules, table_id: str, seat: int | None, after: int) -> Iterator[bytes]:
+    def _stream(self, rules: Rules, table_id: str, seat: int | None, stream: str,
+                after: int) -> Iterator[bytes]:
         """The table's events after ``after`` as ``seat`` may see them, then each new one as it
-        comes, a heartbeat comment when there is none for a while, until the stream's time is up."""
+        comes, a heartbeat comment when there is none for a while, until the stream's time is up;
+        a seat's stream renews its lease once a heartbeat's time."""
         settings, store = self.settings, self.store
-        end = time.monotonic() + settings.stream_seconds
+        end = renewed = time.monotonic()
+        end += settings.stream_seconds
+        ended = False  # by its time: its client comes back within the lease, and has not left
         try:
             yield b"retry: 1000\n\n"
             while True:
@@ -270,34 +280,29 @@ class Host:
                     continue
                 left = end - time.monotonic()
                 if left <= 0 or self.stopping.is_set():
+                    ended = True
                     return
                 if not store.wait(table_id, after, min(settings.heartbeat_seconds, left)):
                     yield b": heartbeat\n\n"
+                if seat is not None and time.monotonic() - renewed >= settings.heartbeat_seconds:
+                    renewed = time.monotonic()
+                    self._stream_renewed(table_id, seat, stream)
         finally:
-            if seat is not None:
-                self._stream_closed(table_id, seat)
+            if seat is not None and not ended:
+                self._stream_closed(table_id, seat, stream)
 
-    def _stream_opened(self, table_id: str, seat: int) -> None:
-        most = self.settings.streams_per_seat
+    def _stream_opened(self, table_id: str, seat: int, stream: str) -> None:
+        until, most = time.time() + self.lease_seconds, self.settings.streams_per_seat
+        self.store.change(table_id,
+                          lambda table: stream_opened(table, seat, stream, until, time.time(), most))
 
-        def opened(table: Table) -> tuple[Table, list[Event]]:
-            if table.seats[seat].streams >= most:
-                raise TooMany("this seat has {most} streams open, its most", limit="STREAMS_PER_SEAT",
-                              value=most, most=most)
-            place = table.seats[seat]
-            kind = "reconnected" if place.seen else "connected"
-            told = [] if place.streams else [{"type": kind, "seat": seat}]
-            return streams(table, seat, +1), told
+    def _stream_renewed(self, table_id: str, seat: int, stream: str) -> None:
+        until = time.time() + self.lease_seconds
+        self.store.change(table_id, lambda table: stream_renewed(table, seat, stream, until, time.time()))
 
-        self.store.change(table_id, opened)
-
-    def _stream_closed(self, table_id: str, seat: int) -> None:
-        def closed(table: Table) -> tuple[Table, list[Event]]:
-            last = table.seats[seat].streams == 1
-            return streams(table, seat, -1), [{"type": "left", "seat": seat}] if last else []
-
+    def _stream_closed(self, table_id: str, seat: int, stream: str) -> None:
         try:
-            self.store.change(table_id, closed)
+            self.store.change(table_id, lambda table: stream_closed(table, seat, stream, time.time()))
         except Exception:  # the table may be gone; the stream is closing either way
             return
 

@@ -25,6 +25,7 @@ from host.errors import (
     SeatRefused,
     StaleMove,
     TableOver,
+    TooMany,
 )
 from host.schemas import pointers
 from service.api.events import EVERY_SEAT, redacted, told
@@ -58,8 +59,10 @@ class Seat:
     """The digest of the seat key given at the join."""
     away: bool = False
     """A person's seat the computer plays for now (its person left it, or asked it to)."""
-    streams: int = 0
-    """Event streams this seat has open (``STREAMS_PER_SEAT`` at most)."""
+    streams: dict[str, float] = field(default_factory=dict)
+    """The seat's open event streams (``STREAMS_PER_SEAT`` at most), each with when its lease
+    runs out: a stream renews it as it goes, so that one whose process died without closing it
+    stops counting once the lease is out."""
     seen: bool = False
     """The seat has had a stream open: its next one is a reconnection."""
 
@@ -159,8 +162,8 @@ def join(rules: Rules, table: Table, invite: str, now: float) -> tuple[Table, in
         if place.invite is not None and hmac.compare_digest(place.invite, wanted):
             key = secret()
             seats = _with_seat(table, seat, replace(place, invite=None, key=digest(key)))
-            table = _touched(rules, replace(table, seats=seats), now)
-            return table, seat, key, [{"type": "joined", "seat": seat}]
+            table = _touched(rules, _with_deadline(rules, replace(table, seats=seats), now), now)
+            return table, seat, key, [{"type": "joined", "seat": seat}, *_timer(rules, table)]
     raise InviteUsed("/invite", "this invitation is not one of this table's, or was used already")
 
 
@@ -191,10 +194,37 @@ def close(rules: Rules, table: Table, now: float) -> tuple[Table, list[Event]]:
     return table, [{"type": "table_closed", "reason": "idle"}]
 
 
-def streams(table: Table, seat: int, change: int) -> Table:
+def live(place: Seat, now: float) -> dict[str, float]:
+    """The seat's streams whose lease has not run out."""
+    return {stream: until for stream, until in place.streams.items() if until > now}
+
+
+def stream_opened(table: Table, seat: int, stream: str, until: float, now: float,
+                  most: int) -> tuple[Table, list[Event]]:
+    """A stream of ``seat`` opened, with its lease; ``TooMany`` past ``most`` open ones."""
     place = table.seats[seat]
-    place = replace(place, streams=max(0, place.streams + change), seen=True)
-    return replace(table, seats=_with_seat(table, seat, place))
+    streams = live(place, now)
+    if len(streams) >= most:
+        raise TooMany("this seat has {most} streams open, its most", limit="STREAMS_PER_SEAT", value=most,
+                      most=most)
+    told = [] if streams else [{"type": "reconnected" if place.seen else "connected", "seat": seat}]
+    place = replace(place, streams={**streams, stream: until}, seen=True)
+    return replace(table, seats=_with_seat(table, seat, place)), told
+
+
+def stream_renewed(table: Table, seat: int, stream: str, until: float,
+                   now: float) -> tuple[Table, list[Event]]:
+    place = table.seats[seat]
+    place = replace(place, streams={**live(place, now), stream: until})
+    return replace(table, seats=_with_seat(table, seat, place)), []
+
+
+def stream_closed(table: Table, seat: int, stream: str, now: float) -> tuple[Table, list[Event]]:
+    """A stream closed; the seat has ``left`` when it was its last."""
+    place = table.seats[seat]
+    streams = {other: until for other, until in live(place, now).items() if other != stream}
+    told = [] if streams else [{"type": "left", "seat": seat}]
+    return replace(table, seats=_with_seat(table, seat, replace(place, streams=streams))), told
 
 
 # Moves -----------------------------------------------------------------------------------------
@@ -314,7 +344,9 @@ def _with_deadline(rules: Rules, table: Table, now: float) -> Table:
     place = table.seats[seat]
     if not place.human or place.away:
         return replace(table, deadline=now)
-    return replace(table, deadline=None if table.turn_seconds is None else now + table.turn_seconds)
+    if place.key is None or table.turn_seconds is None:  # a person's time runs once they have joined
+        return replace(table, deadline=None)
+    return replace(table, deadline=now + table.turn_seconds)
 
 
 def _touched(rules: Rules, table: Table, now: float) -> Table:
