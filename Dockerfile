@@ -19,9 +19,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 \
 WORKDIR /app
 COPY pyproject.toml README.md gunicorn.conf.py ./
 COPY service ./service
+COPY host ./host
 COPY --from=web /play ./service/play
-# /var/lib/card-rules: the replay guard's SQLite file in compose (a named volume mounted there
-# starts as a copy of this directory, so it belongs to the user too).
+# /var/lib/card-rules: in compose, the replay guard's SQLite file (the rules) and the tables'
+# (the table host) (a named volume mounted there starts as a copy of this directory, so it
+# belongs to the user too).
 RUN pip install . && useradd --create-home --uid 10001 cards \
     && install -d -o cards -g cards -m 700 /var/lib/card-rules
 
@@ -29,5 +31,8 @@ USER cards
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=3s --start-period=10s \
     CMD python -c "import os, urllib.request; urllib.request.urlopen(f'http://127.0.0.1:{os.environ[\"PORT\"]}/health', timeout=2)"
-# The same command `make run` and tests/test_server.py run.
+# The rules service: the command tests/test_server.py runs. The table host (host/, /v1/tables)
+# is the same image with another app and gevent workers; compose.yaml's `tables` service and
+# deploy/kubernetes/tables.yaml run it so:
+#   WORKER_CLASS=gevent gunicorn --config gunicorn.conf.py 'host:create_app()'
 CMD ["gunicorn", "--config", "gunicorn.conf.py", "service:create_app()"]
