@@ -27,6 +27,7 @@ from typing import Any
 import marshmallow as ma
 import orjson
 from flask import Blueprint, Flask, Response, request
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from host.croupier import Croupier
 from host.errors import BadTicket, SeatRefused, SpectatorsOnlyWatch, TooMany
@@ -71,6 +72,8 @@ def create_app(settings: HostSettings | None = None, games: dict[str, Game[Any, 
     rules = {game_id: Rules(game, settings.idle_seconds) for game_id, game in games.items()}
     app = Flask("host")
     app.config["MAX_CONTENT_LENGTH"] = 65_536
+    if settings.trusted_proxies:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxies)  # type: ignore[method-assign]
     app.register_blueprint(Host(settings, store, rules).blueprint())
     app.add_url_rule("/health", "health", lambda: {"status": "ok"})
     problems.register(app)

@@ -31,6 +31,10 @@ class HostSettings:
     """A comment line on an idle stream this often keeps proxies from closing it."""
     ticket_seconds: int = 60
     """How long a stream ticket may be used to open a stream."""
+    trusted_proxies: int = 0
+    """Proxies in front of the host, each setting ``X-Forwarded-For``: the client's address is
+    read from it (``TABLES_PER_MINUTE`` counts a client's tables, not the proxy's). 0: the
+    address the host sees, the only one a client cannot forge when nothing stands in front."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ) -> HostSettings:
@@ -46,4 +50,5 @@ class HostSettings:
             stream_seconds=int(env.get("STREAM_SECONDS", cls.stream_seconds)),
             heartbeat_seconds=float(env.get("HEARTBEAT_SECONDS", cls.heartbeat_seconds)),
             ticket_seconds=int(env.get("TICKET_SECONDS", cls.ticket_seconds)),
+            trusted_proxies=int(env.get("TRUSTED_PROXIES", cls.trusted_proxies)),
         )

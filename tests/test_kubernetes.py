@@ -1085,8 +1085,7 @@ def test_the_table_store_is_redis_yamls_redis_in_a_database_of_its_own():
     assert re.fullmatch(r"/\d+", url.path) and url.path != urlsplit(the("ConfigMap", SERVICE)["data"]["REPLAY_STORE"]).path
     # The host's defaults, written out, but the store and the openings a minute (why: below).
     read = HostSettings.from_env(data)
-    assert read == dataclasses.replace(HostSettings(), table_store=data["TABLE_STORE"],
-                                       tables_per_minute=int(data["TABLES_PER_MINUTE"]))
+    assert read == dataclasses.replace(HostSettings(), table_store=data["TABLE_STORE"], trusted_proxies=1)
     assert HostSettings().table_store.startswith("sqlite:")
     # Every key is one the host reads, and every setting of the host is written out.
     changed = {name: HostSettings.from_env({**data, name: _other(name, value)}) for name, value in data.items()}
@@ -1095,15 +1094,14 @@ def test_the_table_store_is_redis_yamls_redis_in_a_database_of_its_own():
         assert any(getattr(other, field.name) != getattr(read, field.name) for other in changed.values()), field.name
 
 
-def test_the_host_counts_openings_of_the_proxys_address_so_the_proxy_limits_each_clients():
-    """The host counts the tables each address opens, and the address it sees is the proxy's:
-    its own limit must be past what one client may open (the proxy's limit per client), or the
-    clients would share it."""
-    notes = annotations(the("Ingress", OPEN_INGRESS))
-    one_client = int(notes["limit-rpm"]) * (1 + int(notes["limit-burst-multiplier"]))
+def test_the_host_counts_each_clients_openings_by_the_address_its_one_proxy_forwards():
+    """Behind one proxy (nginx in compose, the ingress controller in Kubernetes) the host reads
+    the client's address from X-Forwarded-For, which nginx sets to the client's own, replacing
+    any the client sent; else every client's openings would be counted as the proxy's."""
     for settings in (the("ConfigMap", TABLES)["data"], compose_file()["services"]["tables"]["environment"]):
-        assert int(settings["TABLES_PER_MINUTE"]) >= 10 * one_client
-    assert HostSettings().tables_per_minute < one_client  # the default would be every client's together
+        assert HostSettings.from_env(settings).trusted_proxies == 1
+        assert HostSettings.from_env(settings).tables_per_minute == HostSettings().tables_per_minute
+    assert "proxy_set_header X-Forwarded-For $remote_addr;" in (ROOT / "deploy" / "nginx.conf").read_text()
 
 
 def test_compose_keeps_the_tables_on_a_volume_the_image_user_owns():

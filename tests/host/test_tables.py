@@ -419,3 +419,18 @@ def test_an_idle_table_is_closed_and_says_so(store: str) -> None:
     while client.get(f"/v1/tables/{table_id}", headers=bearer(keys[0])).status_code != 404:
         assert time.monotonic() < deadline + 5, "the closed table was not deleted"
         time.sleep(0.1)
+
+
+def test_behind_a_proxy_each_clients_tables_are_counted(tmp_path: Any) -> None:
+    """With TRUSTED_PROXIES=1 the address is the one the proxy forwards: two clients behind one
+    proxy each open their own tables a minute; without it, they share the proxy's."""
+    store = f"sqlite:///{tmp_path}/proxied.sqlite3"
+    proxied = create_app(HostSettings(table_store=store, tables_per_minute=1, trusted_proxies=1)).test_client()
+    for client_address in ("203.0.113.7", "203.0.113.8"):
+        forwarded = {"X-Forwarded-For": client_address}
+        assert proxied.post("/v1/tables", json={"game": "bura"}, headers=forwarded).status_code == 201
+        problem(proxied.post("/v1/tables", json={"game": "bura"}, headers=forwarded), 429)
+    direct = create_app(HostSettings(table_store=f"sqlite:///{tmp_path}/direct.sqlite3", tables_per_minute=1))
+    client = direct.test_client()
+    assert client.post("/v1/tables", json={"game": "bura"}, headers={"X-Forwarded-For": "203.0.113.9"}).status_code == 201
+    problem(client.post("/v1/tables", json={"game": "bura"}, headers={"X-Forwarded-For": "203.0.113.10"}), 429)
