@@ -200,7 +200,7 @@ class Host:
             "to_move": to_move, "view": game.view(state, seat),
             **listed(game, state, asking, most=MAX_LISTING),
             "seats": [{"seat": number, "computer": not place.human, "joined": place.key is not None,
-                       "away": place.away, "connected": bool(live(place, now))}
+                       "away": place.away, "connected": bool(live(place.streams, now))}
                       for number, place in enumerate(table.seats)],
             "deadline": table.deadline if to_move is not None and table.seats[to_move].human
             and not table.seats[to_move].away else None,
@@ -255,8 +255,7 @@ class Host:
         after = _last_event_id()
         rules = self.rules[table.game]
         stream = secret()
-        if seat is not None:
-            self._stream_opened(table_id, seat, stream)
+        self._stream_opened(table_id, seat, stream)
         response = Response(self._stream(rules, table_id, seat, stream, after), mimetype="text/event-stream")
         response.headers["Cache-Control"] = "no-cache"
         response.headers["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
@@ -266,7 +265,7 @@ class Host:
                 after: int) -> Iterator[bytes]:
         """The table's events after ``after`` as ``seat`` may see them, then each new one as it
         comes, a heartbeat comment when there is none for a while, until the stream's time is up;
-        a seat's stream renews its lease once a heartbeat's time."""
+        it renews its lease once a heartbeat's time."""
         settings, store = self.settings, self.store
         end = renewed = time.monotonic()
         end += settings.stream_seconds
@@ -287,23 +286,24 @@ class Host:
                     return
                 if not store.wait(table_id, after, min(settings.heartbeat_seconds, left)):
                     yield b": heartbeat\n\n"
-                if seat is not None and time.monotonic() - renewed >= settings.heartbeat_seconds:
+                if time.monotonic() - renewed >= settings.heartbeat_seconds:
                     renewed = time.monotonic()
                     self._stream_renewed(table_id, seat, stream)
         finally:
-            if seat is not None and not ended:
+            if not ended:
                 self._stream_closed(table_id, seat, stream)
 
-    def _stream_opened(self, table_id: str, seat: int, stream: str) -> None:
-        until, most = time.time() + self.lease_seconds, self.settings.streams_per_seat
+    def _stream_opened(self, table_id: str, seat: int | None, stream: str) -> None:
+        until = time.time() + self.lease_seconds
+        most = self.settings.streams_per_seat if seat is not None else self.settings.spectator_streams
         self.store.change(table_id,
                           lambda table: stream_opened(table, seat, stream, until, time.time(), most))
 
-    def _stream_renewed(self, table_id: str, seat: int, stream: str) -> None:
+    def _stream_renewed(self, table_id: str, seat: int | None, stream: str) -> None:
         until = time.time() + self.lease_seconds
         self.store.change(table_id, lambda table: stream_renewed(table, seat, stream, until, time.time()))
 
-    def _stream_closed(self, table_id: str, seat: int, stream: str) -> None:
+    def _stream_closed(self, table_id: str, seat: int | None, stream: str) -> None:
         try:
             self.store.change(table_id, lambda table: stream_closed(table, seat, stream, time.time()))
         except Exception:  # the table may be gone; the stream is closing either way

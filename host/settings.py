@@ -23,7 +23,9 @@ class HostSettings:
     max_tables: int = 10_000
     """Tables this host keeps open at once."""
     streams_per_seat: int = 4
-    """Event streams one seat (or the spectators, together: 64) may have open at once."""
+    """Event streams one seat may have open at once."""
+    spectator_streams: int = 64
+    """Event streams the spectators of one table may have open at once, together."""
     stream_seconds: int = 300
     """A stream ends after this long; the client reopens it with ``Last-Event-ID``, so that no
     connection outlives a deploy or pins a replica."""
@@ -47,6 +49,7 @@ class HostSettings:
             tables_per_minute=int(env.get("TABLES_PER_MINUTE", cls.tables_per_minute)),
             max_tables=int(env.get("MAX_TABLES", cls.max_tables)),
             streams_per_seat=int(env.get("STREAMS_PER_SEAT", cls.streams_per_seat)),
+            spectator_streams=int(env.get("SPECTATOR_STREAMS", cls.spectator_streams)),
             stream_seconds=int(env.get("STREAM_SECONDS", cls.stream_seconds)),
             heartbeat_seconds=float(env.get("HEARTBEAT_SECONDS", cls.heartbeat_seconds)),
             ticket_seconds=int(env.get("TICKET_SECONDS", cls.ticket_seconds)),

@@ -100,6 +100,8 @@ class Table:
     expires: float = 0.0
     """When an idle table is closed."""
     last_event: int = 0
+    watchers: dict[str, float] = field(default_factory=dict)
+    """The spectators' open streams, each with when its lease runs out (as a seat's)."""
 
     @property
     def move_number(self) -> int:
@@ -194,37 +196,46 @@ def close(rules: Rules, table: Table, now: float) -> tuple[Table, list[Event]]:
     return table, [{"type": "table_closed", "reason": "idle"}]
 
 
-def live(place: Seat, now: float) -> dict[str, float]:
-    """The seat's streams whose lease has not run out."""
-    return {stream: until for stream, until in place.streams.items() if until > now}
+def live(streams: dict[str, float], now: float) -> dict[str, float]:
+    """The streams whose lease has not run out."""
+    return {stream: until for stream, until in streams.items() if until > now}
 
 
-def stream_opened(table: Table, seat: int, stream: str, until: float, now: float,
+def stream_opened(table: Table, seat: int | None, stream: str, until: float, now: float,
                   most: int) -> tuple[Table, list[Event]]:
-    """A stream of ``seat`` opened, with its lease; ``TooMany`` past ``most`` open ones."""
-    place = table.seats[seat]
-    streams = live(place, now)
+    """A stream of ``seat`` (None: a spectator's) opened, with its lease; ``TooMany`` past
+    ``most`` open ones (a seat's; the spectators' together)."""
+    streams = live(_streams(table, seat), now)
     if len(streams) >= most:
-        raise TooMany("this seat has {most} streams open, its most", limit="STREAMS_PER_SEAT", value=most,
-                      most=most)
-    told = [] if streams else [{"type": "reconnected" if place.seen else "connected", "seat": seat}]
-    place = replace(place, streams={**streams, stream: until}, seen=True)
-    return replace(table, seats=_with_seat(table, seat, place)), told
+        limit = "STREAMS_PER_SEAT" if seat is not None else "SPECTATOR_STREAMS"
+        raise TooMany("{most} streams are open, the most", limit=limit, value=most, most=most)
+    told: list[Event] = []
+    if seat is not None and not streams:
+        told = [{"type": "reconnected" if table.seats[seat].seen else "connected", "seat": seat}]
+    return _with_streams(table, seat, {**streams, stream: until}), told
 
 
-def stream_renewed(table: Table, seat: int, stream: str, until: float,
+def stream_renewed(table: Table, seat: int | None, stream: str, until: float,
                    now: float) -> tuple[Table, list[Event]]:
-    place = table.seats[seat]
-    place = replace(place, streams={**live(place, now), stream: until})
-    return replace(table, seats=_with_seat(table, seat, place)), []
+    return _with_streams(table, seat, {**live(_streams(table, seat), now), stream: until}), []
 
 
-def stream_closed(table: Table, seat: int, stream: str, now: float) -> tuple[Table, list[Event]]:
-    """A stream closed; the seat has ``left`` when it was its last."""
-    place = table.seats[seat]
-    streams = {other: until for other, until in live(place, now).items() if other != stream}
-    told = [] if streams else [{"type": "left", "seat": seat}]
-    return replace(table, seats=_with_seat(table, seat, replace(place, streams=streams))), told
+def stream_closed(table: Table, seat: int | None, stream: str, now: float) -> tuple[Table, list[Event]]:
+    """A stream closed; a seat has ``left`` when it was its last."""
+    streams = {other: until for other, until in live(_streams(table, seat), now).items() if other != stream}
+    told = [{"type": "left", "seat": seat}] if seat is not None and not streams else []
+    return _with_streams(table, seat, streams), told
+
+
+def _streams(table: Table, seat: int | None) -> dict[str, float]:
+    return table.watchers if seat is None else table.seats[seat].streams
+
+
+def _with_streams(table: Table, seat: int | None, streams: dict[str, float]) -> Table:
+    if seat is None:
+        return replace(table, watchers=streams)
+    place = replace(table.seats[seat], streams=streams, seen=True)
+    return replace(table, seats=_with_seat(table, seat, place))
 
 
 # Moves -----------------------------------------------------------------------------------------

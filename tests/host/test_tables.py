@@ -434,3 +434,34 @@ def test_behind_a_proxy_each_clients_tables_are_counted(tmp_path: Any) -> None:
     client = direct.test_client()
     assert client.post("/v1/tables", json={"game": "bura"}, headers={"X-Forwarded-For": "203.0.113.9"}).status_code == 201
     problem(client.post("/v1/tables", json={"game": "bura"}, headers={"X-Forwarded-For": "203.0.113.10"}), 429)
+
+
+def test_streams_hold_leases_that_count_until_they_run_out() -> None:
+    """A seat's streams and the spectators' are counted by their leases: past the most, 429; a
+    stream whose process died without closing it stops counting once its lease is out."""
+    from host.errors import TooMany
+    from host.tables import Rules, live, open_table, stream_closed, stream_opened, stream_renewed
+
+    rules = Rules(GAMES["bura"], idle_seconds=3600)
+    table = open_table(rules, {"game": "bura", "players": 2}, now=0).table
+    table, told = stream_opened(table, 1, "a", until=45, now=0, most=2)
+    assert told == [{"type": "connected", "seat": 1}]
+    table, told = stream_opened(table, 1, "b", until=45, now=1, most=2)
+    assert told == []
+    with pytest.raises(TooMany):
+        stream_opened(table, 1, "c", until=46, now=2, most=2)
+    table, _ = stream_renewed(table, 1, "a", until=100, now=30)
+    table, told = stream_opened(table, 1, "c", until=110, now=50, most=2)  # b's lease ran out
+    assert told == [] and set(live(table.seats[1].streams, 50)) == {"a", "c"}
+    table, told = stream_closed(table, 1, "a", now=60)
+    assert told == []
+    table, told = stream_closed(table, 1, "c", now=61)
+    assert told == [{"type": "left", "seat": 1}]
+    table, told = stream_opened(table, 1, "d", until=200, now=150, most=2)
+    assert told == [{"type": "reconnected", "seat": 1}]
+    for watcher in "wxy":
+        table, told = stream_opened(table, None, watcher, until=200, now=150, most=3)
+        assert told == []
+    with pytest.raises(TooMany):
+        stream_opened(table, None, "z", until=200, now=150, most=3)
+    assert table.seats[0].streams == {} and len(table.watchers) == 3
