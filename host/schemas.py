@@ -9,6 +9,7 @@ from typing import Any
 import marshmallow as ma
 
 from host.settings import LEVEL_BUDGET_MS
+from service.games import GAMES
 from service.i18n import N_
 
 TYPES = {
@@ -25,7 +26,13 @@ def field(kind: type[ma.fields.Field], *args: Any, within: str | None = None, **
         "invalid": TYPES[kind], "type": TYPES[kind]}
     if within is not None:
         kwargs["validate"] = _within(kwargs["validate"], within)
+    kwargs.update(STRICT.get(kind, {}))
     return kind(*args, error_messages=messages, **kwargs)
+
+
+STRICT: dict[type[ma.fields.Field], dict[str, Any]] = {
+    ma.fields.Integer: {"strict": True}, ma.fields.Boolean: {"truthy": {True}, "falsy": {False}}}
+"""JSON's types as they are: no number written as a string, no 2.5 taken for 2, no "yes" for true."""
 
 
 WITHIN: set[str] = set()
@@ -47,7 +54,9 @@ class Strict(ma.Schema):
 
 
 class NewTable(Strict):
-    game = field(ma.fields.String, required=True, metadata={"description": "A game id of `GET /v1/games`."})
+    game = field(ma.fields.String, required=True, validate=ma.validate.OneOf(sorted(GAMES)),
+                 within=N_("a game of this service"),
+                 metadata={"description": "A game id of `GET /v1/games`."})
     players = field(ma.fields.Integer, load_default=None,
                     metadata={"description": "The game's default when omitted."})
     options = field(ma.fields.Dict, load_default=dict,

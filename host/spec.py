@@ -44,21 +44,21 @@ def generate() -> str:
     spec.path("/v1/tables", operations={"post": {
         "summary": "Open a table, its first hand dealt", "requestBody": _body("NewTable"),
         "responses": {201: _answer("Opened", "The table, with one invitation per person's seat"),
-                      **_errors(400, 422, 429)}}})
+                      **_errors(400, 413, 422, 429)}}})
     spec.path("/v1/tables/{table_id}", parameters=[TABLE], operations={"get": {
         "summary": "The table as the seat (or a spectator) sees it", "security": BEARER,
         "responses": {200: _answer("TableOut"), **_errors(401, 404)}}})
     spec.path("/v1/tables/{table_id}/join", parameters=[TABLE], operations={"post": {
         "summary": "Take the seat an invitation opens", "requestBody": _body("Join"),
-        "responses": {200: _answer("Joined"), **_errors(404, 409, 422)}}})
+        "responses": {200: _answer("Joined"), **_errors(400, 404, 409, 413, 422)}}})
     spec.path("/v1/tables/{table_id}/moves", parameters=[TABLE], operations={"post": {
         "summary": "Play the seat's move at a move number", "security": BEARER,
         "requestBody": _body("MoveIn"),
-        "responses": {200: _answer("Verdict"), **_errors(401, 403, 404, 409, 422)}}})
+        "responses": {200: _answer("Verdict"), **_errors(400, 401, 403, 404, 409, 413, 422)}}})
     spec.path("/v1/tables/{table_id}/seat", parameters=[TABLE], operations={"post": {
         "summary": "Give the seat to the computer, or take it back", "security": BEARER,
         "requestBody": _body("SeatIn"),
-        "responses": {200: _answer("SeatOut"), **_errors(401, 403, 404, 422)}}})
+        "responses": {200: _answer("SeatOut"), **_errors(400, 401, 403, 404, 413, 422)}}})
     spec.path("/v1/tables/{table_id}/tickets", parameters=[TABLE], operations={"post": {
         "summary": "A ticket that opens the seat's event stream (for EventSource)", "security": BEARER,
         "responses": {200: _answer("Ticket"), **_errors(401, 404)}}})
