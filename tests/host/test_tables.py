@@ -156,11 +156,13 @@ def test_a_table_is_opened_joined_once_and_read_by_each_seat(client: Any) -> Non
     ({"players": 2}, "/game", 422),
     ({"game": "bura", "extra": True}, "/extra", 422),
 ])
-def test_a_table_that_cannot_be_opened_is_refused_by_field(client: Any, body: Any, pointer: str, status: int) -> None:
+def test_a_table_that_cannot_be_opened_is_refused_by_field(sqlite_client: Any, body: Any, pointer: str, status: int) -> None:
+    client = sqlite_client  # the request's checks are the host's, not its store's
     problem(client.post("/v1/tables", json=body), status, pointer)
 
 
-def test_malformed_bodies_and_keys_are_problems(client: Any) -> None:
+def test_malformed_bodies_and_keys_are_problems(sqlite_client: Any) -> None:
+    client = sqlite_client  # the request's checks are the host's, not its store's
     problem(client.post("/v1/tables", data=b"{not json", content_type="application/json"), 400)
     problem(client.post("/v1/tables", json=[1, 2]), 422, "/")
     table_id, keys, spectator = opened(client)
@@ -353,7 +355,8 @@ def test_tables_per_address_are_limited(tmp_path: Any) -> None:
     ("/v1/tables", {"game": "sixty-six", "options": {"x": 1}}),
     ("/v1/tables/none/join", {"invite": "abc"}),
 ])
-def test_refusals_are_wholly_russian_when_asked(client: Any, path: str, body: Any) -> None:
+def test_refusals_are_wholly_russian_when_asked(sqlite_client: Any, path: str, body: Any) -> None:
+    client = sqlite_client  # the request's checks are the host's, not its store's
     answer = client.post(path + "?lang=ru", json=body)
     assert answer.status_code in (404, 422) and answer.headers["Content-Language"] == "ru"
     text = " ".join([answer.json["title"], answer.json["detail"], *(e["message"] for e in answer.json.get("errors", []))])
@@ -382,8 +385,9 @@ def test_host_openapi_yaml_is_generated_from_the_schemas() -> None:
     assert committed == generate(), "host/openapi.yaml is stale: run `make spec` and commit it"
 
 
-def test_every_answer_is_the_documented_one(client: Any) -> None:
+def test_every_answer_is_the_documented_one(sqlite_client: Any) -> None:
     """Each answer loads with its documented schema (no field missing, none undocumented)."""
+    client = sqlite_client  # the request's checks are the host's, not its store's
     from host import schemas
 
     answer = client.post("/v1/tables", json={"game": "canasta", "players": 4, "computer_seats": [2]})
