@@ -64,13 +64,18 @@ def move(client: Any, game: str, token: str, seat_key: str, chosen: dict[str, An
 
 def branching(client: Any, game: str, seed: str = "replay") -> tuple[str, str, list[dict[str, Any]]]:
     """A token of a fresh hand whose mover has two moves or more (a Canasta hand opens with its
-    one draw), its mover's key, and the moves."""
-    hand = dealt(client, game, seed)
-    token, seat = hand["token"], hand["to_move"]
-    while len(listed := moves(client, game, token, hand["seat_keys"][seat])) < 2:
-        answer = move(client, game, token, hand["seat_keys"][seat], listed[0])
-        token, seat = answer.json["token"], answer.json["to_move"]
-    return token, hand["seat_keys"][seat], listed
+    one draw), its mover's key, and the moves. A sealed deal joins the server's seed to ``seed``,
+    so a hand may end before its mover has a choice (a Kozel-bura hand can end at its first
+    forced move): then another is dealt."""
+    for attempt in range(20):
+        hand = dealt(client, game, f"{seed}-{attempt}")
+        token, seat, listed = hand["token"], hand["to_move"], []
+        while seat is not None and len(listed := moves(client, game, token, hand["seat_keys"][seat])) < 2:
+            answer = move(client, game, token, hand["seat_keys"][seat], listed[0])
+            token, seat = answer.json["token"], answer.json["to_move"]
+        if seat is not None:
+            return token, hand["seat_keys"][seat], listed
+    raise AssertionError(f"no hand of {game} gave its mover a choice")
 
 
 def assert_replayed(answer: Any) -> None:

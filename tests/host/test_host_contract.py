@@ -10,12 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from tests.host.live import host_server
 from tests.live import ROOT
-
-pytestmark = pytest.mark.xdist_group("host-live")
 
 
 def test_schemathesis_finds_nothing_in_the_host(tmp_path: Path) -> None:

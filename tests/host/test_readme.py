@@ -8,12 +8,9 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
-
 from tests.host.live import host_server
 
 README = Path(__file__).resolve().parents[2] / "README.md"
-pytestmark = pytest.mark.xdist_group("host-live")
 
 
 def test_the_readme_seats_two_people_and_plays_a_move(tmp_path: Path) -> None:

@@ -15,8 +15,6 @@ from tests.host.live import Stream, call, host_server, opened
 from tests.live import free_port
 from tests.live_redis import redis_server
 
-pytestmark = pytest.mark.xdist_group("host-live")
-
 
 @pytest.fixture(scope="module", params=["sqlite", "redis"])
 def store(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
