@@ -23,7 +23,7 @@ def test_schemathesis_finds_nothing(tmp_path: Path):
         run = subprocess.run(
             [str(st), "run", str(ROOT / "openapi.yaml"), "--url", url, "--checks", "all",
              "--max-examples", MAX_EXAMPLES, "--seed", "20261129", "--generation-deterministic",
-             "--workers", "2", "--max-time", "170", "--request-timeout", "10",
+             "--workers", "2", "--max-time", "140", "--request-timeout", "10",
              "--no-color", "--report-dir", str(tmp_path)],
             capture_output=True, text=True, timeout=600, cwd=ROOT,
         )
