@@ -61,7 +61,8 @@ class Croupier:
 
     def deal_with(self, table_id: str, now: float) -> None:
         table = self.store.get(table_id)
-        if table is None:
+        if table is None:  # gone (Redis let it expire): its deadline goes too
+            self.store.delete(table_id)
             return
         rules = self.rules[table.game]
         work = due(rules, table, now)
@@ -87,9 +88,7 @@ class Croupier:
     def close_idle(self, now: float) -> None:
         for table_id in self.store.expired(now, 64):
             table = self.store.get(table_id)
-            if table is None:
-                continue
-            if table.closed:
+            if table is None or table.closed:
                 self.store.delete(table_id)
             else:
                 self.store.change(table_id, lambda t: close(self.rules[t.game], t, time.time()))

@@ -191,7 +191,10 @@ def set_away(rules: Rules, table: Table, seat: int, away: bool, now: float) -> t
 
 
 def close(rules: Rules, table: Table, now: float) -> tuple[Table, list[Event]]:
-    """An idle table closed: no more moves; it is deleted once idle as long again."""
+    """An idle table closed: no more moves; it is deleted once idle as long again. A table
+    changed since it was found idle is left as it is."""
+    if table.expires > now or table.closed:
+        return table, []
     table = replace(table, over=True, closed=True, deadline=None, expires=now + rules.idle_seconds)
     return table, [{"type": "table_closed", "reason": "idle"}]
 
