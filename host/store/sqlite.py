@@ -50,6 +50,8 @@ POLL_SECONDS = 0.02
 """How often each process looks for other processes' events: a stream hears of a move at most
 this much later than a stream of the process that played it."""
 TIMEOUT_SECONDS = 2.0
+BUSY_SLEEP_SECONDS = 0.001
+READ_TIMEOUT_SECONDS = 0.2
 log = logging.getLogger("host")
 
 
@@ -57,11 +59,13 @@ class SqliteTables:
     def __init__(self, path: str) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.lock = threading.Lock()  # one connection a process; its threads take turns
         self.pid = 0
-        self.connection: sqlite3.Connection | None = None
+        self.connections: dict[str, tuple[threading.Lock, sqlite3.Connection]] = {}
         self.notifier = Notifier(self._listen)
-        self._open().close()  # a wrong path fails at the start
+        setup = sqlite3.connect(self.path, timeout=TIMEOUT_SECONDS, isolation_level=None)
+        setup.execute("PRAGMA journal_mode = WAL")  # the file's, once: every connection then has it
+        setup.executescript(SCHEMA)
+        setup.close()  # and a wrong path fails at the start
 
     def create(self, table: Table, events: list[Event], address: str, now: float) -> None:
         with self._writing() as db:
@@ -152,7 +156,7 @@ class SqliteTables:
 
     def _listen(self, notifier: Notifier) -> None:
         """Wakes this process's streams of every table another process wrote to."""
-        db = self._open()
+        db = self._open(READ_TIMEOUT_SECONDS)
         seq = db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0]
         while True:
             time.sleep(POLL_SECONDS)
@@ -166,17 +170,13 @@ class SqliteTables:
 
     @contextmanager
     def _reading(self) -> Iterator[sqlite3.Connection]:
-        with self.lock:
-            try:
-                yield self._connected()
-            except sqlite3.Error as error:
-                log.error("table store: SQLite: %s", error)
-                raise StoreDown("the table store did not answer: try again") from error
+        with self._connected("reader") as db:
+            yield db
 
     @contextmanager
     def _writing(self) -> Iterator[sqlite3.Connection]:
-        with self._reading() as db:
-            db.execute("BEGIN IMMEDIATE")
+        with self._connected("writer") as db:
+            _begun(db)
             try:
                 yield db
             except BaseException:
@@ -184,19 +184,45 @@ class SqliteTables:
                 raise
             db.execute("COMMIT")
 
-    def _connected(self) -> sqlite3.Connection:
-        """This process's connection: a forked worker opens its own."""
-        if self.connection is None or self.pid != os.getpid():
-            self.connection, self.pid = self._open(), os.getpid()
-        return self.connection
+    @contextmanager
+    def _connected(self, role: str) -> Iterator[sqlite3.Connection]:
+        """This process's connection for reading, or for writing (a forked worker opens its
+        own), each taken by one thread at a time. Reads do not wait for a write in WAL mode but
+        for a moment (a checkpoint); a writer waits for another process's write in Python
+        (``_begun``), so its connection has no busy wait of SQLite's."""
+        if self.pid != os.getpid():
+            self.connections, self.pid = {}, os.getpid()
+        if role not in self.connections:
+            timeout = READ_TIMEOUT_SECONDS if role == "reader" else 0
+            self.connections[role] = (threading.Lock(), self._open(timeout))
+        lock, db = self.connections[role]
+        with lock:
+            try:
+                yield db
+            except sqlite3.Error as error:
+                log.error("table store: SQLite: %s", error)
+                raise StoreDown("the table store did not answer: try again") from error
 
-    def _open(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path, timeout=TIMEOUT_SECONDS, isolation_level=None,
-                             check_same_thread=False)
-        db.execute("PRAGMA journal_mode = WAL")
+    def _open(self, timeout: float) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None, check_same_thread=False)
         db.execute("PRAGMA synchronous = NORMAL")
-        db.executescript(SCHEMA)
         return db
+
+
+def _begun(db: sqlite3.Connection) -> None:
+    """A write transaction taken (``BEGIN IMMEDIATE``), waiting for another process's to end in
+    short sleeps: SQLite's own busy wait sleeps inside C, which under gevent stops every stream
+    of the process for as long (measured by `make soak`: a stream's p99 went past 100 ms, and a
+    read waited up to 1.4 s); ``time.sleep`` lets them run."""
+    deadline = time.monotonic() + TIMEOUT_SECONDS
+    while True:
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            return
+        except sqlite3.OperationalError as error:
+            if ("locked" not in str(error) and "busy" not in str(error)) or time.monotonic() > deadline:
+                raise
+            time.sleep(BUSY_SLEEP_SECONDS)
 
 
 def _numbered(table: Table, count: int) -> Table:
