@@ -10,14 +10,19 @@ computer-busy; then the same from 127.0.0.1, which nginx does not limit, so that
 SEARCH_SLOTS stands, for contrast). Then bench/replicas.py runs three instances (one worker
 each) behind one nginx, with one STATE_KEYS and one replay guard store (Debian's redis-server):
 sealed hands across the instances, one killed under load, a rolling restart, a state key
-rotation, and the replay guard's races. It prints a table, writes it to docs/soak.md, and ends
+rotation, and the replay guard's races. Then bench/tables.py runs the table host (host/, gevent
+workers): 500 tables of two people playing at once with 2,000 event streams held open, on one
+host (SQLite), then on two replicas (one Redis) of which one is killed mid-play and its streams
+reopened on the other with Last-Event-ID. It prints a table, writes it to docs/soak.md, and ends
 with a pass/fail line against the targets. It is not part of `make test`.
 
 SOAK_SECONDS (default 20) bounds each load phase; a rolling restart and the key rotation last as
 long as their restarts take (an instance starts in about 4 s). SOAK_PHASES (a comma list of
-slow, overload, killed, bad, expensive, computer, and the replica phases sealed, replica-killed,
-rolling, rotation, replay; default all) runs only some phases, for a quick look: the table is then
-printed but docs/soak.md is left as it is.
+slow, overload, killed, bad, expensive, computer, the replica phases sealed, replica-killed,
+rolling, rotation, replay, and the table phases tables, tables-killed; default all) runs only some
+phases, for a quick look: the table is then printed but docs/soak.md is left as it is. The table
+phases play for SOAK_TABLE_SECONDS (default 60) each, at SOAK_TABLES tables (default 500), after
+about 10 s of opening tables and streams; `python -m bench.tables` runs them alone.
 """
 
 from __future__ import annotations
@@ -35,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench import computer, replicas
+from bench import computer, replicas, tables
 from bench.bodies import bodies
 from bench.hostile import encoded, hostile
 from bench.load import Run, children, dumps, gunicorn, run
@@ -47,8 +52,10 @@ SECONDS = float(os.environ.get("SOAK_SECONDS", "20"))
 REPORT = ROOT / "docs" / "soak.md"
 SINGLE_PHASES = ("slow", "overload", "killed", "bad", "expensive", "computer")
 """Against one instance (2 workers) behind nginx; then bench/replicas.py's, against three."""
-PHASES = SINGLE_PHASES + replicas.PHASES
+PHASES = SINGLE_PHASES + replicas.PHASES + tables.PHASES
 CHOSEN = [p.strip() for p in os.environ.get("SOAK_PHASES", ",".join(PHASES)).split(",") if p.strip()]
+TABLE_SECONDS = float(os.environ.get("SOAK_TABLE_SECONDS", str(tables.SECONDS)))
+TABLE_COUNT = int(os.environ.get("SOAK_TABLES", str(tables.TABLES)))
 EXPENSIVE_CLIENTS = 8
 EXPENSIVE_SOURCE = "127.0.0.2"
 """The expensive clients' address: loopback, but not the 127.0.0.1 nginx exempts from its limits."""
@@ -342,6 +349,9 @@ def main() -> None:
     if set(replicas.PHASES) & set(CHOSEN):
         print("soak: the replica phases", flush=True)
         rows += replicas.run_phases(CHOSEN, SECONDS)
+    if set(tables.PHASES) & set(CHOSEN):
+        print("soak: the table phases", flush=True)
+        rows += tables.run_phases(CHOSEN, TABLE_SECONDS, TABLE_COUNT)
     report(rows)
 
 
@@ -409,7 +419,8 @@ def report(rows: list[tuple[str, str, str, bool | None]]) -> None:
     REPORT.write_text(
         "# Soak: the deployment under slow clients, overload, a killed worker, bad inputs, "
         "expensive requests and the computer player's longest searches; three instances through a "
-        "kill, restarts and a key rotation\n\n"
+        "kill, restarts and a key rotation; the table host with 500 tables and 2,000 event streams, "
+        "on one host and on two replicas through a kill\n\n"
         "`make soak` (bench/soak.py) on this 2-core machine: Debian's nginx with deploy/nginx.conf in "
         "front of the Dockerfile's gunicorn command (2 sync workers), on loopback, "
         f"{SECONDS:.0f} s a phase. The targets: 100 % of normal requests answered under slow "
@@ -434,6 +445,7 @@ def report(rows: list[tuple[str, str, str, bool | None]]) -> None:
         "which nginx does not limit, so that only SEARCH_SLOTS (1 of the 2 workers) stands, is "
         "measured for contrast.\n\n"
         f"{replicas.DESCRIPTION}\n\n"
+        f"{tables.DESCRIPTION}\n\n"
         f"{table}\n\n{verdict}.\n")
     if not passed:
         sys.exit(1)
