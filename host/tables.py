@@ -15,7 +15,7 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from host.errors import (
@@ -108,7 +108,10 @@ class Table:
         return len(self.moves)
 
     def wire(self) -> Wire:
-        return asdict(self)
+        """The table's fields, its seats as they are: orjson writes a dataclass itself.
+        ``dataclasses.asdict`` deep-copied the state too, 0.5-0.65 ms of the 0.7-1.2 ms a change
+        holds SQLite's write lock (`make soak`, profiled)."""
+        return {name.name: getattr(self, name.name) for name in fields(self)}
 
     @staticmethod
     def read(wire: Wire) -> Table:
