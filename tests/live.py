@@ -41,12 +41,18 @@ def gunicorn(*, log_path: str | os.PathLike[str] | None = None, **env: str) -> I
     """The server on a free port, yielding its URL. ``log_path``: a file to write its standard
     error to (gunicorn's log, and with LOG_LEVEL=INFO the service's JSON line per request),
     to read while it runs; by default the log is kept only to explain a failed start."""
-    port = free_port()
+    with served(dockerfile_command(), free_port(), env, log_path=log_path) as url:
+        yield url
+
+
+@contextmanager
+def served(argv: list[str], port: int, env: dict[str, str], *,
+           log_path: str | os.PathLike[str] | None = None) -> Iterator[str]:
+    """``argv`` (a gunicorn command) serving on ``port``, once its /health answers: its URL."""
     environment = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "WORKERS": "2",
                    "LOG_LEVEL": "WARNING", **env}
     log = tempfile.TemporaryFile() if log_path is None else open(log_path, "w+b")
-    process = subprocess.Popen(dockerfile_command(), cwd=ROOT, env=environment,
-                               stdout=subprocess.DEVNULL, stderr=log)
+    process = subprocess.Popen(argv, cwd=ROOT, env=environment, stdout=subprocess.DEVNULL, stderr=log)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 30
@@ -63,7 +69,7 @@ def gunicorn(*, log_path: str | os.PathLike[str] | None = None, **env: str) -> I
         yield url
     finally:
         process.terminate()
-        process.wait(timeout=15)
+        process.wait(timeout=20)
         log.close()
 
 

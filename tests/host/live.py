@@ -6,12 +6,9 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import queue
 import socket
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 import urllib.error
@@ -22,7 +19,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from tests.live import ROOT, free_port
+from tests.live import free_port, served
 
 GUNICORN = str(Path(sys.executable).with_name("gunicorn"))
 
@@ -31,30 +28,9 @@ GUNICORN = str(Path(sys.executable).with_name("gunicorn"))
 def host_server(store: str, *, app: str = "host:create_app()", port: int | None = None,
                 **env: str) -> Iterator[str]:
     """The host on ``port`` (a free one by default), its tables in ``store``."""
-    port = port or free_port()
-    environment = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "WORKERS": "2",
-                   "WORKER_CLASS": "gevent", "LOG_LEVEL": "WARNING", "TABLE_STORE": store,
-                   "TABLES_PER_MINUTE": "100000", **env}
-    log = tempfile.TemporaryFile()
-    process = subprocess.Popen([GUNICORN, "--config", "gunicorn.conf.py", app], cwd=ROOT, env=environment,
-                               stdout=subprocess.DEVNULL, stderr=log)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with urllib.request.urlopen(url + "/health", timeout=1):
-                    break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    log.seek(0)
-                    raise RuntimeError(log.read().decode()) from None
-                time.sleep(0.2)
+    settings = {"WORKER_CLASS": "gevent", "TABLE_STORE": store, "TABLES_PER_MINUTE": "100000", **env}
+    with served([GUNICORN, "--config", "gunicorn.conf.py", app], port or free_port(), settings) as url:
         yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
-        log.close()
 
 
 def call(url: str, method: str, path: str, body: Any = None, key: str | None = None) -> tuple[int, Any]:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
-from collections.abc import Iterator
 from typing import Any
 
 import orjson
@@ -19,7 +18,6 @@ from service import create_app as create_rules
 from service.api.events import told
 from service.games import GAMES
 from service.sealing import commitment, shuffle_seed
-from tests.live_redis import redis_server
 from tests.russian import english_in
 
 TABLES = [(game, players) for game in sorted(GAMES) for players in GAMES[game].info.player_counts]
@@ -29,16 +27,6 @@ CODE = __import__("re").compile(rb'"((?:10|[2-9JQKA])[SHDC]|JK|RJ|BJ)"')
 def settings(store: str, **changes: Any) -> HostSettings:
     return HostSettings(table_store=store, stream_seconds=0, heartbeat_seconds=0.2, tables_per_minute=10_000,
                         **changes)
-
-
-@pytest.fixture(scope="module", params=["sqlite", "redis"])
-def store(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Each test runs on the embedded store and on a real redis-server."""
-    if request.param == "sqlite":
-        yield "sqlite:///" + str(tmp_path_factory.mktemp("tables") / "tables.sqlite3")
-        return
-    with redis_server() as url:
-        yield url
 
 
 @pytest.fixture(scope="module")

@@ -13,16 +13,6 @@ import pytest
 
 from tests.host.live import Stream, call, host_server, opened
 from tests.live import free_port
-from tests.live_redis import redis_server
-
-
-@pytest.fixture(scope="module", params=["sqlite", "redis"])
-def store(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield "sqlite:///" + str(tmp_path_factory.mktemp("tables") / "tables.sqlite3")
-        return
-    with redis_server() as url:
-        yield url
 
 
 @pytest.fixture(scope="module")
