@@ -31,6 +31,9 @@ from host.tables import Change, Event, Table, found
 PREFIX = "card-tables:"
 CHANNEL = PREFIX + "changed"
 DUE, EXPIRING, SECRET = PREFIX + "due", PREFIX + "expiring", PREFIX + "ticket-key"
+CONNECTIONS = 128
+"""Connections to Redis a process keeps at most; a command waits (2 s at most) for a free one
+(redis-py's default pool refuses past 100: `make soak` saw streams cut and 503s)."""
 RETRIES = 8
 """Times a change is applied again when another replica wrote the table first; past it, 503."""
 CLAIM = """
@@ -47,7 +50,9 @@ log = logging.getLogger("host")
 
 class RedisTables:
     def __init__(self, url: str, *, idle_seconds: int) -> None:
-        self.redis = redis.Redis.from_url(url, socket_timeout=2.0, socket_connect_timeout=2.0)
+        pool = redis.BlockingConnectionPool.from_url(url, max_connections=CONNECTIONS, timeout=2.0,
+                                                     socket_timeout=2.0, socket_connect_timeout=2.0)
+        self.redis = redis.Redis(connection_pool=pool)
         self.keep = idle_seconds * 2 + 3_600  # past the close, and the close's own idle time
         self.claim_script = self.redis.register_script(CLAIM)
         self.notifier = Notifier(self._listen)
