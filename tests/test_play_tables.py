@@ -15,13 +15,10 @@ pages requested."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import shlex
-import subprocess
 import tempfile
 import time
-import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from typing import Any, TypeVar
@@ -29,7 +26,7 @@ from typing import Any, TypeVar
 import pytest
 
 from tests.browser import chromium
-from tests.live import ROOT, free_port
+from tests.live import ROOT, free_port, served
 
 pytestmark = pytest.mark.xdist_group("browser")
 """On one test worker with the other Chromium tests: their load would otherwise fall on the timing tests."""
@@ -54,32 +51,14 @@ def make_run_command() -> list[str]:
 def site(**env: str) -> Iterator[str]:
     """`make run`'s server on a free port, its tables and replays in a directory of its own;
     yields its URL."""
-    port = free_port()
-    with tempfile.TemporaryDirectory() as directory, tempfile.TemporaryFile() as log:
+    with tempfile.TemporaryDirectory() as directory:
         argv = make_run_command()
         assigned = dict(word.split("=", 1) for word in argv if re.match(r"^[A-Z_]+=", word))
         command = [word for word in argv if not re.match(r"^[A-Z_]+=", word)]
-        environment = {**os.environ, **assigned, "HOST": "127.0.0.1", "PORT": str(port), "WORKERS": "2",
-                       "TABLE_STORE": f"sqlite:///{directory}/tables.sqlite3",
-                       "REPLAY_STORE": f"sqlite:///{directory}/replay.sqlite3", "LOG_LEVEL": "WARNING", **env}
-        process = subprocess.Popen(command, cwd=ROOT, env=environment, stdout=subprocess.DEVNULL, stderr=log)
-        url = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + 30
-            while True:
-                try:
-                    with urllib.request.urlopen(url + "/health", timeout=1) as answer:
-                        if answer.status == 200:
-                            break
-                except OSError:
-                    if process.poll() is not None or time.monotonic() > deadline:
-                        log.seek(0)
-                        raise RuntimeError(log.read().decode()) from None
-                    time.sleep(0.1)
+        stores = {"TABLE_STORE": f"sqlite:///{directory}/tables.sqlite3",
+                  "REPLAY_STORE": f"sqlite:///{directory}/replay.sqlite3"}
+        with served(command, free_port(), {**assigned, **stores, **env}) as url:
             yield url
-        finally:
-            process.terminate()
-            process.wait(timeout=30)
 
 
 def until(check: Callable[[], T | None], timeout: float, what: str) -> T:
