@@ -8,7 +8,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -97,6 +96,17 @@ def nginx_conf(upstream: str | Sequence[str], listen: str, tables: str | Sequenc
 
 
 @contextmanager
+def stop_nginx(process: subprocess.Popen[bytes]) -> None:
+    """Fast shutdown (SIGTERM): a graceful one (SIGQUIT) waits for every open connection, and a
+    browser's speculative connections, which send nothing, hold it until nginx's header timeout."""
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
 def nginx(upstream: str | Sequence[str], listen: str | None = None,
           tables: str | Sequence[str] | None = None) -> Iterator[str]:
     """nginx in front of ``upstream`` (host:port, or a list of them: one upstream server each,
@@ -125,5 +135,4 @@ def nginx(upstream: str | Sequence[str], listen: str | None = None,
                     time.sleep(0.05)
             yield f"http://{listen}"
         finally:
-            process.send_signal(signal.SIGQUIT)
-            process.wait(timeout=15)
+            stop_nginx(process)

@@ -8,7 +8,6 @@ browser lets it read, and says so."""
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import tempfile
 import time
@@ -21,7 +20,7 @@ from typing import Any
 import pytest
 
 from tests.browser import chromium, responses, wait
-from tests.live import ROOT, free_port, gunicorn, nginx_binary
+from tests.live import ROOT, free_port, gunicorn, nginx_binary, stop_nginx
 
 pytestmark = pytest.mark.xdist_group("browser")
 
@@ -67,8 +66,7 @@ http {{
                     time.sleep(0.05)
             yield url
         finally:
-            process.send_signal(signal.SIGQUIT)
-            process.wait(timeout=15)
+            stop_nginx(process)
 
 
 @pytest.fixture(scope="module")
