@@ -71,11 +71,13 @@ class _Recorder:
 def problem_answer(status: int, title: str, detail: str, *, lang: str = DEFAULT,
                    retry_after: int | None = None) -> bytes:
     """A whole HTTP/1.1 answer carrying a problem document in ``lang`` (its title and detail given
-    in it); the connection closes after it."""
+    in it, and a player's sentence); the connection closes after it."""
     if len(detail) > MAX_DETAIL:
         detail = detail[:MAX_DETAIL] + "… (cut)"
-    body = json.dumps({"type": "about:blank", "title": title, "status": status, "detail": detail},
-                      separators=(",", ":")).encode()
+    says = N_("The request could not be read.") if status < 500 else N_(
+        "The server is busy: try again in a moment.")
+    body = json.dumps({"type": "about:blank", "title": title, "status": status, "detail": detail,
+                       "message": translate(says, lang)}, separators=(",", ":")).encode()
     head = [f"HTTP/1.1 {status} {_phrase(status, title)}", "Connection: close",
             f"Content-Type: {PROBLEM_TYPE}", f"Content-Language: {lang}", "Vary: Accept-Language",
             f"Content-Length: {len(body)}"]

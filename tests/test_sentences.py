@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from service.api import events
 from service.api.events import EVERY_SEAT, redacted, spoken, told
 from service.cards import SeedStream
 from service.errors import IllegalMove
@@ -102,6 +103,7 @@ def test_the_check_finds_a_code_put_back_into_a_catalog(monkeypatch):
     """A mutation: one Russian event sentence given back its code fails the check."""
     from service.i18n import translations
 
+    monkeypatch.setattr(events, "SAID", {})  # no sentence written before the mutation
     catalog = translations("ru")
     game = GAMES["sixty-six"]
     saying = game.info.event_types["card_played"].says

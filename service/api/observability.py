@@ -155,7 +155,7 @@ def _unknown_language(rid: str, start: StartResponse) -> list[bytes]:
     """A 400 problem for a ``lang`` parameter that is not one of the service's languages."""
     body = orjson.dumps({"type": "about:blank", "title": "Bad Request", "status": 400,
                          "detail": f"the query parameter lang must be one of: {', '.join(LANGUAGES)}",
-                         "request_id": rid})
+                         "message": "The request could not be read.", "request_id": rid})
     start("400 BAD REQUEST", [("Content-Type", "application/problem+json"),
                               ("Content-Length", str(len(body)))])
     return [body]

@@ -269,8 +269,10 @@ class TokenHand:
             raise SchemaViolation("since is after the hand's last move", (FieldError(
                 "/since", Text("this hand has had {moves} moves", {"moves": self.sealed.move_number})),))
         types, seat = self.game.info.event_types, self.seat
-        moves = [{"move_number": number, "events": self.spoken(redacted(types, events, seat), seat)}
-                 for number, events in self.sealed.events(since)]
+        told_moves = [(number, redacted(types, events, seat))  # every line read before a word is written
+                      for number, events in self.sealed.events(since)]
+        moves = [{"move_number": number, "events": self.spoken(events, seat)}
+                 for number, events in told_moves]
         return {"moves": moves, "to_move": self.game.to_move(self.state), **self.ids()}
 
     @contextmanager

@@ -3,16 +3,21 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 
 from service import create_app
+from service.api import events
+from service.api.events import EVERY_SEAT, redacted, said, spoken, told
+from service.cards import SeedStream
 from service.config import Settings
 from service.games import GAMES
+from service.games.base import DealSetup
 from service.i18n.cards import CASES
 from tests.api.test_sealed_games import KEY
-from tests.test_sentences import faults
+from tests.test_sentences import faults, sentences
 
 
 @pytest.fixture(scope="module")
@@ -90,3 +95,37 @@ def test_bezique_names_its_joker_as_its_players_do(client):
     forms = client.get("/v1/games/bezique?lang=ru").json["card_forms"]["JK"]
     assert forms["nom"] == "инфузорка" and forms["ins"] == "инфузоркой"
     assert client.get("/v1/games/canasta?lang=ru").json["card_forms"]["JK"]["nom"] == "джокер"
+
+
+def test_a_sentence_remembered_is_the_sentence_written():
+    game = GAMES["kozel"]
+    info = game.info
+    list(sentences("kozel", 4, {}, "ru", "remembered"))  # fills the memory
+    assert events.SAID
+
+    rng = random.Random(1)
+    state = game.deal(DealSetup(4, None, {}, None), SeedStream("remembered"))
+    while (seat := game.to_move(state)) is not None:
+        state, caused = game.apply(state, rng.choice(game.legal_moves(state, seat)))
+        every = told(info.event_types, caused, EVERY_SEAT)
+        for reader in (None, 0, 1, 2, 3):
+            for lang in ("en", "ru"):
+                shown = redacted(info.event_types, every, reader)
+                assert [e["text"] for e in spoken(info.event_types, shown, reader, lang, info.vocabulary)] == [
+                    said(info.event_types[e["type"]], e, reader, lang, info.vocabulary) for e in shown]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_a_games_descriptions_are_sentences_without_codes(client, game_id, lang):
+    detail = client.get(f"/v1/games/{game_id}?lang={lang}").json
+    described = detail["descriptions"]
+    texts = {"deck": detail["deck"],
+             **{f"moves.{k}": v for k, v in described["moves"].items()},
+             **{f"events.{k}": v for k, v in described["events"].items()},
+             **{f"kinds.{k}": v for k, v in described["kinds"].items()}}
+    for name, option in described["options"].items():
+        texts[f"options.{name}"] = option["description"]
+        texts.update({f"options.{name}.{value}": label for value, label in option["choices"].items()})
+    bad = {where: (text, found) for where, text in texts.items() if (found := faults(text, lang))}
+    assert bad == {}
