@@ -44,12 +44,12 @@ from host.tables import (
     open_table,
     play,
     reader,
-    redacted_for,
     secret,
     set_away,
     stream_closed,
     stream_opened,
     stream_renewed,
+    told_to,
 )
 from service.api import problems
 from service.api.hands import refusal_wire
@@ -84,6 +84,15 @@ def create_app(settings: HostSettings | None = None, games: dict[str, Game[Any, 
 
 def _language() -> None:
     request.environ[LANG_KEY] = negotiated(request.environ) or DEFAULT
+
+
+def _spoken(table: Table) -> str:
+    """The language a table's answer speaks: the one the request asks for (``lang``, or
+    ``Accept-Language``), else the table's own (its ``lang``, the page's), which the answer then
+    says in ``Content-Language``."""
+    if "lang" not in request.args and not request.headers.get("Accept-Language"):
+        request.environ[LANG_KEY] = table.lang
+    return request.environ.get(LANG_KEY, DEFAULT)  # type: ignore[no-any-return]
 
 
 def _content_language(response: Response) -> Response:
@@ -188,6 +197,7 @@ class Host:
 
     def read(self, table_id: str) -> Wire:
         table, now = found(self.store.get(table_id)), time.time()
+        _spoken(table)
         seat = self._seat(table)
         rules = self.rules[table.game]
         game = rules.game
@@ -212,6 +222,7 @@ class Host:
     def move(self, table_id: str) -> Wire:
         body = _body(MoveIn())
         table = found(self.store.get(table_id))
+        lang = _spoken(table)
         seat = self._mover(table)
         rules = self.rules[table.game]
         verdict: dict[str, Any] = {}
@@ -224,11 +235,12 @@ class Host:
         changed, events = self.store.change(table_id, played)
         if not verdict["legal"]:
             refusal: IllegalMove = verdict["refusal"]
-            return {"legal": False, "reason": refusal_wire(refusal), "move_number": changed.move_number}
+            reason = refusal_wire(refusal, rules.game.info.vocabulary, seat)
+            return {"legal": False, "reason": reason, "move_number": changed.move_number}
         self.croupier.nudge()
         return {"legal": True, "hand_number": changed.hand_number, "move_number": changed.move_number,
                 "to_move": rules.to_move(changed),
-                "events": [{"id": number, **redacted_for(rules, event, seat)} for number, event in events]}
+                "events": [{"id": number, **told_to(rules, event, seat, lang)} for number, event in events]}
 
     def seat(self, table_id: str) -> Wire:
         body = _body(SeatIn())
@@ -250,22 +262,24 @@ class Host:
 
     def events(self, table_id: str) -> Response:
         table = found(self.store.get(table_id))
+        lang = _spoken(table)
         ticket = request.args.get("ticket")
         seat = self._ticket_seat(table_id, ticket) if ticket else self._seat(table)
         after = _last_event_id()
         rules = self.rules[table.game]
         stream = secret()
         self._stream_opened(table_id, seat, stream)
-        response = Response(self._stream(rules, table_id, seat, stream, after), mimetype="text/event-stream")
+        response = Response(self._stream(rules, table_id, seat, stream, after, lang),
+                            mimetype="text/event-stream")
         response.headers["Cache-Control"] = "no-cache"
         response.headers["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
         return response
 
-    def _stream(self, rules: Rules, table_id: str, seat: int | None, stream: str,
-                after: int) -> Iterator[bytes]:
-        """The table's events after ``after`` as ``seat`` may see them, then each new one as it
-        comes, a heartbeat comment when there is none for a while, until the stream's time is up;
-        it renews its lease once a heartbeat's time."""
+    def _stream(self, rules: Rules, table_id: str, seat: int | None, stream: str, after: int,
+                lang: str) -> Iterator[bytes]:
+        """The table's events after ``after`` as ``seat`` may see them, said in ``lang``, then each
+        new one as it comes, a heartbeat comment when there is none for a while, until the stream's
+        time is up; it renews its lease once a heartbeat's time."""
         settings, store = self.settings, self.store
         end = renewed = time.monotonic()
         end += settings.stream_seconds
@@ -277,7 +291,7 @@ class Host:
                 for number, event in batch:
                     after = number
                     yield b"id: %d\ndata: %s\n\n" % (number, orjson.dumps(
-                        {"id": number, **redacted_for(rules, event, seat)}))
+                        {"id": number, **told_to(rules, event, seat, lang)}))
                 if batch:
                     continue
                 left = end - time.monotonic()

@@ -195,11 +195,25 @@ class TableEvent(ma.Schema):
         "computer_took, taken_back, timer_started (`seat`, `deadline`, `seconds`), timer_expired, hand_over "
         "(`hand`, `match_before`, `match`, `record`, `server_seed`, `seed_commitment`), match_over, "
         "table_closed")})
+    text = ma.fields.String(required=True, metadata={"description": (
+        "The event in one sentence for a person, in the table's language (or the one the request asks "
+        "for: `lang`, `Accept-Language`), said to the seat reading it: seats counted from 1 («Место 2 "
+        "в сети»), the reader in the second person («Вы снова в игре»), a spectator reading every seat "
+        "in the third. A move's game `events` each have theirs too, as `sealed/events` says them "
+        "(«Место 2 кладёт даму пик»), of a card the reader may not see only that there was one.")})
 
 
 class Reason(ma.Schema):
     code = ma.fields.String(required=True)
-    message = ma.fields.String(required=True)
+    message = ma.fields.String(required=True, metadata={"description": (
+        "Why, in one sentence for the person who tried the move, in the answer's language: no code, "
+        "field name or rule number in it («У вас нет дамы треф»).")})
+    template = ma.fields.String(required=True, metadata={"description": (
+        "`message` before its values are written in: `{seat}`, `{card}`, `{count}`… each named in "
+        "`params`, with the case it stands in after a colon (`{card:gen}`).")})
+    params = ma.fields.Dict(keys=ma.fields.String(), required=True, metadata={"description": (
+        "The values of `template`: a seat as its number (from 0, as `seat` everywhere), a card as its "
+        "code, a suit as its letter, a count as a number.")})
     rule = ma.fields.String(required=True)
 
 

@@ -6,7 +6,8 @@ store here (``host.store`` keeps tables, ``host.routes`` answers for them).
 A table holds its hand as the game's wire state, and deals it from a server seed revealed when
 the hand is over, with the hand's record, which the rules' open ``score`` verifies. Events are
 kept once, told to every seat (``service.api.events.told``), and redacted for each reader when
-read (``redacted_for``), exactly as ``sealed/events`` tells them.
+read (``redacted_for``), exactly as ``sealed/events`` tells them, each with its sentence in the
+reader's language (``told_to``).
 """
 
 from __future__ import annotations
@@ -27,8 +28,9 @@ from host.errors import (
     TableOver,
     TooMany,
 )
+from host.sayings import said
 from host.schemas import pointers
-from service.api.events import EVERY_SEAT, redacted, told
+from service.api.events import EVERY_SEAT, redacted, spoken, told
 from service.cards import SeedStream
 from service.errors import FieldError, IllegalMove, InvalidState, SchemaViolation
 from service.games.base import DealSetup, Game, Wire
@@ -382,6 +384,16 @@ def redacted_for(rules: Rules, event: Event, seat: int | None) -> Event:
     if event["type"] != "move":
         return event
     return {**event, "events": redacted(rules.game.info.event_types, event["events"], seat)}
+
+
+def told_to(rules: Rules, event: Event, seat: int | None, lang: str) -> Event:
+    """``event`` as ``seat`` (None: a spectator) may see it (``redacted_for``), with its sentence,
+    ``text``, in ``lang``, said to that seat; a move's game events each with theirs."""
+    event = redacted_for(rules, event, seat)
+    if event["type"] == "move":
+        info = rules.game.info
+        event = {**event, "events": spoken(info.event_types, event["events"], seat, lang, info.vocabulary)}
+    return {**event, "text": said(event, seat, lang)}
 
 
 def due(rules: Rules, table: Table, now: float) -> tuple[int, str] | None:

@@ -7,8 +7,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from service.i18n import N_, Message
+
+if TYPE_CHECKING:  # a type only: Text names cards, and service.cards raises these errors
+    from service.i18n.text import Text
 
 
 def message(template: str, params: dict[str, object]) -> Message:
@@ -36,6 +40,9 @@ class ServiceError(Exception):
 
     status: int = 500
     title: str = N_("Internal Server Error")
+    says: str = N_("Something went wrong on the server: try again.")
+    """The problem in a sentence a player may be shown (``message``): no code, field or rule in
+    it; ``detail`` and ``errors`` are for the developer."""
     slug: str = "internal"
 
     def __init__(self, detail: Message, errors: tuple[FieldError, ...] = (), /, **params: object) -> None:
@@ -51,14 +58,17 @@ class ServiceError(Exception):
 
 class MalformedJson(ServiceError):
     status, title, slug = 400, N_("Malformed JSON"), "malformed-json"
+    says = N_("The request could not be read.")
 
 
 class UnsupportedMediaType(ServiceError):
     status, title, slug = 415, N_("Unsupported Media Type"), "unsupported-media-type"
+    says = N_("The request could not be read.")
 
 
 class SchemaViolation(ServiceError):
     status, title, slug = 422, N_("Request does not match the schema"), "schema-violation"
+    says = N_("The request could not be read.")
 
 
 class Located(ServiceError):
@@ -73,6 +83,7 @@ class InvalidState(Located):
     """The state is well-formed JSON but cannot arise under the game's rules."""
 
     status, title, slug = 422, N_("Inconsistent game state"), "invalid-state"
+    says = N_("This position cannot arise in the game.")
 
 
 class BadSeat(InvalidState):
@@ -80,6 +91,7 @@ class BadSeat(InvalidState):
     seat 3 at a table of two."""
 
     title, slug = N_("No such seat at this table"), "bad-seat"
+    says = N_("There is no such seat at this table.")
 
 
 class InvalidDeck(InvalidState):
@@ -87,26 +99,31 @@ class InvalidDeck(InvalidState):
     to the list."""
 
     title, slug = N_("This deck cannot be dealt"), "invalid-deck"
+    says = N_("This deck cannot be dealt.")
 
 
 class UnknownGame(ServiceError):
     status, title, slug = 404, N_("Unknown game"), "unknown-game"
+    says = N_("There is no such game here.")
 
 
 class InvalidMatch(InvalidState):
     """The match standing sent with a request is impossible or already over."""
 
     slug = "invalid-match"
+    says = N_("This match cannot go on: start a new one.")
 
 
 class HandNotFinished(InvalidState):
     slug = "hand-not-finished"
+    says = N_("The hand is not over yet: play it out first.")
 
 
 class IllegalRecordedMove(InvalidState):
     """A move of a hand record that the rules refuse at its point in the hand."""
 
     title, slug = N_("Illegal move in the record"), "illegal-recorded-move"
+    says = N_("The hand's record has a move the rules do not allow.")
 
 
 class TokenRefused(Located):
@@ -127,12 +144,14 @@ class BadToken(TokenRefused):
     another game or kind, or sealed with a key it no longer holds."""
 
     status, title, slug = 422, N_("This token cannot be opened"), "bad-token"
+    says = N_("This game cannot be continued: deal a new hand.")
 
 
 class WrongSeatKey(TokenRefused):
     """A sealed request that acts or looks as a seat without that seat's key."""
 
     status, title, slug, cause = 403, N_("Not this seat's key"), "wrong-seat-key", "seat-key"
+    says = N_("This is not your seat.")
 
 
 class Replayed(TokenRefused):
@@ -140,6 +159,7 @@ class Replayed(TokenRefused):
     the hand has moved on since, and its older tokens cannot play it again."""
 
     status, title, slug, cause = 409, N_("This hand has moved on"), "replayed", "replayed"
+    says = N_("The game has moved on since: open it again.")
 
 
 class HandUnknown(TokenRefused):
@@ -149,6 +169,7 @@ class HandUnknown(TokenRefused):
     judged."""
 
     status, title, slug, cause = 409, N_("This hand cannot be judged"), "hand-unknown", "unjudged"
+    says = N_("This game cannot be continued: deal a new hand.")
 
 
 class ReplayStoreDown(ServiceError):
@@ -156,6 +177,7 @@ class ReplayStoreDown(ServiceError):
     then (``REPLAY_STORE_DOWN=refuse``) rather than serve them unguarded."""
 
     status, title, slug = 503, N_("The replay guard's store is unavailable"), "replay-store-down"
+    says = N_("The server is busy: try again in a moment.")
 
 
 class ComputerBusy(ServiceError):
@@ -163,6 +185,7 @@ class ComputerBusy(ServiceError):
     request is refused at once, never queued behind them (a 503 with ``Retry-After``)."""
 
     status, title, slug = 503, N_("The computer player is busy"), "computer-busy"
+    says = N_("The computer is busy: try again in a moment.")
     limit = "SEARCH_SLOTS"
 
 
@@ -171,6 +194,7 @@ class WrongMode(Located):
     match_token in an open one, options that a sealed match's table does not play."""
 
     status, title, slug = 422, N_("Not in this mode"), "wrong-mode"
+    says = N_("The request does not fit this kind of game.")
 
 
 class LimitExceeded(ServiceError):
@@ -178,6 +202,7 @@ class LimitExceeded(ServiceError):
     ``MAX_ANSWER_BYTES``): refused, named, never sent."""
 
     status, title, slug = 422, N_("The answer would pass a limit"), "limit-exceeded"
+    says = N_("The answer would be too long.")
 
     def __init__(self, detail: str, *, limit: str, value: int, **params: object) -> None:
         super().__init__(detail, **params)
@@ -189,6 +214,7 @@ class OverBudget(LimitExceeded):
     (``SUGGEST_MAX_BUDGET_MS``, ``SUGGEST_MAX_SAMPLES``), named by its field."""
 
     title, slug = N_("More search than this server allows"), "over-budget"
+    says = N_("The computer cannot think that long on this server.")
 
     def __init__(self, pointer: str, detail: str, *, limit: str, value: int, **params: object) -> None:
         super().__init__(detail, limit=limit, value=value, **params)
@@ -201,12 +227,13 @@ class NoMove(Located):
     request is never refused with another status)."""
 
     status, title, slug = 422, N_("This seat has no move now"), "no-move"
+    says = N_("It is not this player's turn now.")
 
 
 class IllegalMove(Exception):
     """A move the rules refuse. ``reason`` is a stable code from the game's rules file."""
 
-    def __init__(self, reason: str, message: Message, rule: str = "") -> None:
+    def __init__(self, reason: str, message: Text, rule: str = "") -> None:
         super().__init__(message)
         self.reason = reason
         self.message = message

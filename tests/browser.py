@@ -5,6 +5,7 @@ page received, through the DevTools protocol."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import time
 from collections.abc import Iterator
@@ -67,3 +68,34 @@ def responses(browser: Any) -> tuple[list[tuple[str, int]], list[str], dict[str,
     return answered, failed, bodies
 
 
+
+
+CARD_FACES = "svg.card"
+"""How the page draws a card: an SVG of class ``card`` (clients/web/src/cards.ts), whose face may show a
+rank's code (10♥). The language switch (#language) names the other language in its own words."""
+
+
+def visible_text(browser: Any) -> str:
+    """What a person reads on the page (``document.body.innerText``), without the card faces and
+    the language switch."""
+    # through the CSSOM, as the page's Content-Security-Policy refuses a <style> put in
+    return str(browser.execute_script("""
+        const hidden = [...document.querySelectorAll(arguments[0] + ', #language')];
+        const kept = hidden.map((node) => node.style.getPropertyValue('display'));
+        hidden.forEach((node) => node.style.setProperty('display', 'none', 'important'));
+        try { return document.body.innerText; } finally {
+          hidden.forEach((node, n) => node.style.setProperty('display', kept[n]));
+        }
+    """, CARD_FACES))
+
+
+LATIN = re.compile(r"[A-Za-z][A-Za-z0-9_'-]*")
+ZERO_BASED = re.compile(r"\b(?:[Мм]ест[оаеу]|[Кк]оманд[аыеу]|[Ss]eat|[Tt]eam) 0\b")
+
+
+def not_russian(text: str) -> list[str]:
+    """What a Russian page must not show: a Latin word (a code, an English word), a seat or a team
+    counted from 0, a code's marks (an underscore, a backtick, §), a placeholder left unfilled."""
+    found = LATIN.findall(text) + ZERO_BASED.findall(text)
+    found += [line for line in text.splitlines() if re.search(r"[_`§{}]", line)]
+    return found

@@ -74,13 +74,23 @@ def test_cards_are_named_as_players_name_them(code, case, russian, english):
     assert card_name(CARDS[code], "en", case) == english
 
 
-def test_a_message_names_its_cards_and_suits_in_the_case_the_sentence_asks():
-    text = Text("the player must beat the {card}", {"card": CARDS["QS"]})
-    assert text.render("en") == "the player must beat the queen of spades"
-    assert text.render("ru") == "игрок должен побить даму пик"
+def test_a_message_names_its_values_in_the_case_the_sentence_asks():
+    """The values of a sentence, whatever its words (an id no catalog holds keeps its English):
+    cards with their article in English and in their case in Russian, lists joined as people
+    join them, seats from 1, the reader as «вы» in its case, and the first letter a capital."""
+    from service.i18n.text import Amount, Seat
+
+    cards = [CARDS["QS"], CARDS["KS"]]
+    said = Text("{seat} gives {to:dat} {cards:acc} for {points}", {
+        "seat": Seat(0), "to": Seat(2), "cards": cards, "points": Amount(21, "point")}, capital=True)
+    assert said.render("en") == "Seat 1 gives seat 3 the queen of spades and the king of spades for 21 points"
+    assert said.render("ru") == "Место 1 gives месту 3 даму пик и короля пик for 21 очко"
+    assert said.render("ru", reader=2) == "Место 1 gives вам даму пик и короля пик for 21 очко"
     assert suit_name("H", "ru", "gen") == "червей"
-    assert Text("the player does not hold the king and queen of {suit}", {"suit": Suit("H")}).render("ru") == \
-        "у игрока нет короля и дамы масти червей"
+    assert Text("{suit:ins}", {"suit": Suit("H")}).render("ru") == "червями"
+    mine = Text("{seat} takes the trick", {"seat": Seat(1)}, you="you take the trick", capital=True)
+    assert (mine.render("en", 1), mine.render("en", 0), mine.render("en")) == (
+        "You take the trick", "Seat 2 takes the trick", "Seat 2 takes the trick")
 
 
 def test_every_message_id_has_its_russian_form_and_the_compiled_catalog_is_current():
@@ -188,8 +198,10 @@ def test_every_russian_text_is_wholly_russian():
     english = []
     for path in parts():
         for message in _read(path):
-            if message.id and message.string and (words := english_in(message.string)):
-                english.append(f"{path.name} {message.string!r}: {words}")
+            forms = message.string if isinstance(message.string, tuple) else (message.string,)
+            for form in forms:
+                if message.id and form and (words := english_in(form)):
+                    english.append(f"{path.name} {form!r}: {words}")
     assert english == []
 
 
@@ -304,3 +316,64 @@ def test_the_problems_this_client_does_not_meet_are_russian_too(error):
 
     for text in (translate(error.title, "ru"), written(error.detail, "ru")):
         assert text and not english_in(text), text
+
+
+COUNTS = (0, 1, 2, 5, 11, 21, 22)
+BABEL_FORM = {"one": 0, "few": 1, "many": 2, "other": 2}
+"""gettext's Russian forms (the catalog's Plural-Forms, which Babel writes) by Babel's CLDR
+category: 1, 21 one; 2, 22 few; 0, 5, 11 many."""
+
+
+def test_every_counted_message_takes_the_form_babels_plural_rules_give():
+    from babel import Locale
+
+    from service.i18n import translations
+    from tools.messages import merged
+
+    russian, catalog = Locale("ru"), translations("ru")
+    counted = [m for m in merged() if isinstance(m.id, tuple)]
+    assert len(counted) >= 18
+    for message in counted:
+        for n in COUNTS:
+            expected = message.string[BABEL_FORM[russian.plural_form(n)]]
+            found = (catalog.npgettext(message.context, *message.id, n) if message.context
+                     else catalog.ngettext(*message.id, n))
+            assert found == expected, (message.id, message.context, n)
+
+
+@pytest.mark.parametrize(("noun", "case", "written"), [
+    ("point", "nom", ["0 очков", "1 очко", "2 очка", "5 очков", "11 очков", "21 очко", "22 очка"]),
+    ("card", "acc", ["ноль карт", "одну карту", "две карты", "пять карт", "одиннадцать карт",
+                     "двадцать одну карту", "двадцать две карты"]),
+    ("card", "ins", ["нолём картами", "одной картой", "двумя картами", "пятью картами",
+                     "одиннадцатью картами", "двадцатью одной картой", "двадцатью двумя картами"]),
+    ("trick", "gen", ["ноля взяток", "одной взятки", "двух взяток", "пяти взяток", "одиннадцати взяток",
+                      "двадцати одной взятки", "двадцати двух взяток"]),
+])
+def test_a_count_agrees_with_its_noun_in_every_case(noun, case, written):
+    from service.i18n.text import amount
+
+    assert [amount(n, noun, "ru", case) for n in COUNTS] == written
+    assert amount(1, noun, "en") == f"1 {noun}" and amount(21, noun, "en", case) == f"21 {noun}s"
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_every_counted_sentence_renders_at_every_count(lang):
+    """Every plural message id of the games' refusals, written at each count with stand-in
+    values for its other placeholders: no placeholder left, no error."""
+    from string import Formatter
+
+    from service.i18n.text import Seat, Text
+    from tools.messages import merged
+
+    stand_ins = {"seat": Seat(1), "card": CARDS["QS"], "cards": [CARDS["QS"], CARDS["KS"]], "suit": Suit("H")}
+    for message in merged():
+        if not isinstance(message.id, tuple) or message.context:
+            continue
+        names = {name for form in (*message.id, *message.string)
+                 for _, name, _, _ in Formatter().parse(form) if name}
+        for n in COUNTS:
+            params = {name: stand_ins.get(name, n) for name in names}
+            params["count"] = n
+            text = Text(message.id[0], params, plural=message.id[1]).render(lang)
+            assert "{" not in text and text

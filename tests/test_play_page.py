@@ -19,8 +19,9 @@ import pytest
 
 from service.cards import CARDS
 from service.games import GAMES
-from tests.browser import chromium, responses, table_state, wait
+from tests.browser import chromium, not_russian, responses, table_state, visible_text, wait
 from tests.live import gunicorn
+from tools.screenshots import SIZES, shoot_every_game
 
 pytestmark = pytest.mark.xdist_group("browser")
 """The hands on one test worker: Chromium's load would otherwise fall on the timing tests of both."""
@@ -84,12 +85,18 @@ def test_a_person_plays_a_whole_hand_by_clicking(browser, server, game_id, playe
     browser.get(f"{server}/play?lang={lang}&game={game_id}&players={players}&budget=1&pause=0")
     responses(browser)  # the page's own files and the game's description
     _wait_for_deal_button(browser)
+    if lang == "ru":
+        _speaks_russian(browser, "the setup")
     browser.find_element(By.ID, "deal").click()
-    for _ in range(2000):
+    for n in range(2000):
         if wait(browser, {"your-turn", "over"}) == "over":
             break
+        if lang == "ru" and n % 5 == 0:
+            _speaks_russian(browser, f"move {n}")
         _click_a_move(browser)
     assert table_state(browser) == "over"
+    if lang == "ru":
+        _speaks_russian(browser, "the hand's end")
     result = browser.find_element(By.ID, "result")
     assert result.get_attribute("data-finished") == "verified", result.text
     answered, failed, bodies = responses(browser)
@@ -99,6 +106,44 @@ def test_a_person_plays_a_whole_hand_by_clicking(browser, server, game_id, playe
     _no_other_seats_cards(server, game_id, bodies)
     text = browser.find_element(By.TAG_NAME, "body").text
     assert ("Ваш ход" in text or "Игра окончена" in text) if lang == "ru" else "The hand is over" in text
+
+
+def _speaks_russian(browser: Any, when: str) -> None:
+    """The page in Russian: no Latin word outside the card faces, no seat or team counted from 0;
+    the log (once it has lines) written in the service's sentences, the table's seats named."""
+    from selenium.webdriver.common.by import By
+
+    text = visible_text(browser)
+    assert not not_russian(text), (when, not_russian(text), text[:3000])
+    assert "Место 0" not in text and "Команда 0" not in text
+    lines = browser.find_elements(By.CSS_SELECTOR, "#log li")
+    assert all(line.text.strip() for line in lines), f"{when}: a log line without its sentence"
+
+
+def test_every_game_in_russian_at_desktop_and_phone_width(browser, server, tmp_path):
+    """Screenshots of every game at every table size, in Russian, at a desktop's width and a
+    phone's (tools/screenshots.py, saved under a temporary directory): each page speaks Russian,
+    places every seat around the table once (the person at the bottom) and fits the phone's width."""
+    checked: list[str] = []
+
+    def check(driver: Any) -> None:
+        _speaks_russian(driver, driver.current_url)
+        places = driver.execute_script(
+            "return [...document.querySelectorAll('#felt > .seat')].map((seat) => seat.dataset.place)")
+        players = int(driver.execute_script("return document.getElementById('felt').dataset.seats"))
+        assert len(places) == players == len(set(places)) and "b" in places, places
+        mine = driver.execute_script("return document.querySelector('#felt > .seat.mine')?.dataset.place")
+        assert mine == "b", mine
+        width = driver.execute_script("return window.innerWidth")
+        wide = driver.execute_script("return document.documentElement.scrollWidth")
+        assert wide <= width, f"{driver.current_url}: {wide} px wide at {width} px"
+        checked.append(driver.current_url)
+
+    shots = shoot_every_game(browser, server, tmp_path, "ru", check)
+    expected = sum(len(game.info.player_counts) for game in GAMES.values()) * len(SIZES)
+    assert len(shots) == len(checked) == expected
+    assert all(shot.stat().st_size > 10_000 for shot in shots), shots
+    print(f"{len(shots)} screenshots in {tmp_path}")
 
 
 def _wait_for_deal_button(browser: Any) -> None:

@@ -24,6 +24,7 @@ from contextlib import redirect_stderr
 from datetime import UTC, datetime
 from pathlib import Path
 from string import Formatter
+from typing import NamedTuple
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_file
@@ -37,6 +38,17 @@ HOST = ROOT / "host"
 HOST_PO = HOST / "messages.ru.po"
 MO = CORE_PO.with_suffix(".mo")
 
+MessageId = str | tuple[str, str]
+"""A sentence, or a count's sentence: its singular and plural."""
+
+
+class Found(NamedTuple):
+    """A message id, where it was found, and its context (the case of a counted noun)."""
+
+    id: MessageId
+    where: str
+    context: str | None = None
+
 
 def keywords() -> dict[str, tuple[int, ...] | None]:
     """The calls whose literal sentence is a message id: ``N_``, ``Text``, ``refuse``, and every
@@ -45,22 +57,34 @@ def keywords() -> dict[str, tuple[int, ...] | None]:
     from host import errors as host_errors
     from service import errors
 
-    found: dict[str, tuple[int, ...] | None] = {"N_": None, "Text": (1,), "refuse": (2,), "FieldError": (2,),
-                                                "_violation": (2,)}
+    found: dict[str, tuple[int, ...] | None] = {
+        "N_": None, "Text": (1,), "refuse": (2,), "refuse_counted": (2, 3), "FieldError": (2,),
+        "_violation": (2,)}
     for name, cls in {**vars(errors), **vars(host_errors)}.items():
         if isinstance(cls, type) and issubclass(cls, errors.ServiceError):
             found[name] = (2,) if issubclass(cls, (errors.Located, errors.OverBudget)) else (1,)
     return found
 
 
-def _extracted(paths: Iterable[Path]) -> Iterator[tuple[str, str]]:
+def _extracted(paths: Iterable[Path]) -> Iterator[Found]:
     spec = keywords()
     for path in paths:
         with redirect_stderr(io.StringIO()):  # Babel's notes on f-strings: at an error's call, its pointer
             found = list(extract_from_file("python", path, keywords=spec))
         for _line, message, _comments, _context in found:
-            if isinstance(message, str) and message:
-                yield message, str(path.relative_to(ROOT))
+            if isinstance(message, tuple) and len(message) == 2 and all(isinstance(m, str) for m in message):
+                yield Found((message[0], message[1]), str(path.relative_to(ROOT)))
+            elif isinstance(message, str) and message:
+                yield Found(message, str(path.relative_to(ROOT)))
+
+
+def _counted() -> Iterator[Found]:
+    """Every counted noun's phrase in every case (``service.i18n.text.NOUNS``)."""
+    from service.i18n.cards import CASES
+    from service.i18n.text import NOUNS
+
+    for noun, phrases in NOUNS.items():
+        yield from (Found(phrases, f"nouns.{noun}.{case}", case) for case in CASES)
 
 
 def _described(game_id: str) -> Iterator[tuple[str, str]]:
@@ -77,6 +101,8 @@ def _described(game_id: str) -> Iterator[tuple[str, str]]:
         yield from ((label, f"{game_id}.options.{name}.{value}") for value, label in option.choices.items())
     yield from ((doc, f"{game_id}.moves.{kind}") for kind, doc in info.move_texts.items())
     yield from ((event.doc, f"{game_id}.events.{kind}") for kind, event in info.event_types.items())
+    for kind, event in info.event_types.items():
+        yield from ((text, f"{game_id}.events.{kind}.says") for text in event.says.texts())
     yield from ((text, f"{game_id}.kinds.{value}") for value, text in info.kind_texts.items())
 
 
@@ -91,16 +117,16 @@ def _packages() -> dict[str, Path]:
     return {games.get(folder, folder.name): folder for folder in folders}
 
 
-def parts() -> dict[Path, list[tuple[str, str]]]:
+def parts() -> dict[Path, list[Found]]:
     """Each catalog's path and the message ids its part of the service has: each package under
     service/games (with a game's reasons), the rest of the service, and the table host."""
     from service.games import GAMES
 
     packages = _packages()
     core = (p for p in sorted(SERVICE.rglob("*.py")) if not any(d in p.parents for d in packages.values()))
-    found = {CORE_PO: list(_extracted(core)), HOST_PO: list(_extracted(sorted(HOST.rglob("*.py"))))}
+    found = {CORE_PO: [*_extracted(core), *_counted()], HOST_PO: list(_extracted(sorted(HOST.rglob("*.py"))))}
     for name, package in packages.items():
-        reasons = [t for t in _described(name) if t[0]] if name in GAMES else []
+        reasons = [Found(*t) for t in _described(name) if t[0]] if name in GAMES else []
         found[package / "messages.ru.po"] = [*_extracted(sorted(package.rglob("*.py"))), *reasons]
     return found
 
@@ -119,8 +145,8 @@ def update(only: str | None = None) -> None:
         if only is not None and name != only.replace("-", "_"):
             continue
         template = Catalog(locale="ru", domain="messages")
-        for message, where in messages:
-            template.add(message, locations=[(where, 0)])
+        for message, where, context in messages:
+            template.add(message, locations=[(where, 0)], context=context)
         catalog = _read(path)
         catalog.update(template, no_fuzzy_matching=True)
         catalog.obsolete.clear()
@@ -137,8 +163,8 @@ def merged() -> Catalog:
                       creation_date=fixed, revision_date=fixed, fuzzy=False)
     for path in parts():
         for message in _read(path):
-            if message.id and message.string:
-                catalog.add(message.id, message.string)
+            if message.id and _translated(message.string):
+                catalog.add(message.id, message.string, context=message.context)
     return catalog
 
 
@@ -147,9 +173,22 @@ def compile_all() -> None:
         write_mo(handle, merged())
 
 
-def _names(template: str) -> set[str]:
+def _forms(string: str | tuple[str, ...] | list[str] | None) -> tuple[str, ...]:
+    """A catalog's string as its forms: one, or a count's plural forms."""
+    if string is None:
+        return ()
+    return (string,) if isinstance(string, str) else tuple(string)
+
+
+def _translated(string: str | tuple[str, ...] | list[str] | None) -> bool:
+    """Whether a catalog's string is there, every plural form of it."""
+    forms = _forms(string)
+    return bool(forms) and all(forms)
+
+
+def _names(template: str | tuple[str, ...] | list[str] | None) -> set[str]:
     """The values a template names: ``{card:gen}`` names ``card``."""
-    return {name for _, name, _, _ in Formatter().parse(template) if name}
+    return {name for form in _forms(template) for _, name, _, _ in Formatter().parse(form) if name}
 
 
 def missing() -> list[str]:
@@ -157,20 +196,21 @@ def missing() -> list[str]:
     not give, one id translated two ways, and a stale compiled catalog."""
     gaps = []
     for path, messages in parts().items():
-        translated = {m.id: m.string for m in _read(path) if m.id}
-        gaps += [f"{path.relative_to(ROOT)}: {message!r} ({where})" for message, where in messages
-                 if not translated.get(message)]
+        translated = {(m.id, m.context): m.string for m in _read(path) if m.id}
+        gaps += [f"{path.relative_to(ROOT)}: {message!r} ({where})" for message, where, context in messages
+                 if not _translated(translated.get((message, context), ""))]
     for path in parts():  # a name the English does not give would fail the answer (a KeyError)
         for message in _read(path):
-            if message.id and message.string and not _names(message.string) <= _names(message.id):
+            named = _names(message.string) <= _names(message.id)
+            if message.id and _translated(message.string) and not named:
                 gaps.append(f"{path.relative_to(ROOT)}: {message.string!r} names a value "
                             f"{message.id!r} does not give")
-    said: dict[str, tuple[str, Path]] = {}
+    said: dict[tuple[object, str | None], tuple[tuple[str, ...], Path]] = {}
     for path in parts():
         for message in _read(path):
-            if message.id and message.string:
-                first = said.setdefault(message.id, (message.string, path))
-                if first[0] != message.string:
+            if message.id and _translated(message.string):
+                first = said.setdefault((message.id, message.context), (_forms(message.string), path))
+                if first[0] != _forms(message.string):
                     gaps.append(f"{message.id!r} is {first[0]!r} in {first[1].relative_to(ROOT)} but "
                                 f"{message.string!r} in {path.relative_to(ROOT)}: one id, one translation")
     compiled = io.BytesIO()

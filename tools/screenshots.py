@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -31,9 +32,9 @@ def metrics(driver: Any, size: str, height: int | None = None) -> None:
         "width": width, "height": height or screen, "deviceScaleFactor": 1, "mobile": mobile})
 
 
-def save(driver: Any, size: str, name: str) -> Path:
+def save(driver: Any, size: str, name: str, out: Path = OUT) -> Path:
     """The whole page (up to 2,400 px high)."""
-    path = OUT / f"{name}-{size}.png"
+    path = out / f"{name}-{size}.png"
     height = int(driver.execute_script("return document.documentElement.scrollHeight"))
     metrics(driver, size, min(height, 2400))
     time.sleep(0.3)  # the page laid out again at its new height
@@ -41,11 +42,15 @@ def save(driver: Any, size: str, name: str) -> Path:
     return path
 
 
-def shoot(driver: Any, url: str, game_id: str, lang: str, size: str) -> Path:
+def shoot(driver: Any, url: str, game_id: str, lang: str, size: str, out: Path = OUT,
+          players: int | None = None, check: Callable[[Any], None] | None = None) -> Path:
+    """``game_id``'s table a few moves into a hand (``players`` seats, else the game's default),
+    saved in ``out`` as ``<game>[-<players>]-<size>.png``; ``check``: called on the page first."""
     metrics(driver, size)
     driver.get(f"{url}/play?lang={lang}")
     driver.execute_script("sessionStorage.clear()")  # the hand of the last picture, unfinished
-    driver.get(f"{url}/play?lang={lang}&game={game_id}&budget=50&pause=0")
+    seats = "" if players is None else f"&players={players}"
+    driver.get(f"{url}/play?lang={lang}&game={game_id}{seats}&budget=50&pause=0")
     while not driver.execute_script("return document.querySelectorAll('#players option').length"):
         time.sleep(0.05)
     driver.find_element(By.ID, "deal").click()
@@ -57,7 +62,9 @@ def shoot(driver: Any, url: str, game_id: str, lang: str, size: str) -> Path:
         if cards and driver.find_elements(By.CSS_SELECTOR, "#hand [aria-pressed=true]"):  # its moves offered
             driver.find_elements(By.CSS_SELECTOR, "#moves .move")[0].click()
     wait(driver, {"your-turn", "over"})
-    return save(driver, size, game_id)
+    if check is not None:
+        check(driver)
+    return save(driver, size, game_id if players is None else f"{game_id}-{players}", out)
 
 
 def shoot_family(driver: Any, url: str, case: int, size: str) -> Path:
@@ -74,6 +81,14 @@ def shoot_family(driver: Any, url: str, case: int, size: str) -> Path:
     driver.save_screenshot(str(path))
     driver.get("about:blank")
     return path
+
+
+def shoot_every_game(driver: Any, url: str, out: Path, lang: str = "ru",
+                     check: Callable[[Any], None] | None = None) -> list[Path]:
+    """Every game's table at every table size, at a desktop's size and a phone's, in ``lang``,
+    saved in ``out``; ``check``: called on each page before its picture."""
+    return [shoot(driver, url, game_id, lang, size, out, players, check)
+            for game_id, game in GAMES.items() for players in game.info.player_counts for size in SIZES]
 
 
 def main() -> None:

@@ -57,6 +57,17 @@ SOMETIMES = {"sometimes": True}
 """Metadata of an answer's field that is not always sent (``answered`` leaves it optional)."""
 
 
+TEXT = ("The event in one sentence for a person, in the answer's language: seats counted from 1 "
+        "(«Место 2 кладёт даму пик»), said to the reader when it is about the seat whose answer it is "
+        "(«Вы берёте взятку: 21 очко»), and of a card the reader may not see, only that there was "
+        "one. Its values are the event's own fields.")
+MESSAGE = ("Why, in one sentence for the person who tried the move, in the answer's language: no "
+           "code, field name or rule number in it («У вас нет дамы треф»).")
+TEMPLATE = ("`message` before its values are written in, in the answer's language: `{seat}`, "
+            "`{card}`, `{count}`… each named in `params`, with the case it stands in after a colon "
+            "(`{card:gen}`), for a front end that writes the values its own way (player names).")
+PARAMS = ("The values of `template`: a seat as its number (from 0, as `seat` everywhere), a card as "
+          "its code, a suit as its letter, a count as a number.")
 WINNER = "Who won, if one seat did (null: nobody, or a side, which the score names)."
 
 
@@ -129,6 +140,7 @@ class Parts:
             members["kind"] = one_of(tuple(declared.kinds), required=True)
         if declared.to:
             members["to"] = seat(required=True, metadata={"description": "The seat the cards go to."})
+        members["text"] = fields.String(required=True, metadata={"description": TEXT})
         title = name.title().replace("_", "")
         return named(f"{self.prefix}{title}Event", declared.doc, members)
 
@@ -150,8 +162,10 @@ class Parts:
         codes = [r.value for r in self.info.reasons]
         return named(f"{self.prefix}Reason", "Why a move is illegal.", {
             "code": fields.String(required=True, validate=validate.OneOf(codes)),
-            "message": fields.String(required=True),
             "rule": fields.String(required=True, metadata={"description": "the rule it enforces"}),
+            "message": fields.String(required=True, metadata={"description": MESSAGE}),
+            "template": fields.String(required=True, metadata={"description": TEMPLATE}),
+            "params": fields.Dict(keys=fields.String(), required=True, metadata={"description": PARAMS}),
         })
 
     @cached_property

@@ -7,8 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from service.cards import cards
 from service.errors import BadToken
-from service.games.base import Event, EventType, Wire
+from service.games.base import Event, EventType, Saying, Wire
+from service.i18n import Translated
+from service.i18n.cards import Vocabulary
+from service.i18n.text import Amount, Seat, Suit, Text
 
 EVERY_SEAT = -1
 """Open mode's onlooker: a state shows every card, and so do its events."""
@@ -61,3 +65,43 @@ def _redacted(event: Wire, seat: int | None) -> Wire:
 def _among(seat: int | None, *owners: int | None) -> bool:
     """Whether ``seat`` (None: a spectator, who owns nothing) is one of ``owners``."""
     return seat is not None and seat in owners
+
+
+def spoken(types: Mapping[str, EventType], events: Iterable[Wire], reader: int | None, lang: str,
+           vocabulary: Vocabulary) -> list[Wire]:
+    """``events`` (as their reader may see them) each with its sentence, ``text``, in ``lang``:
+    said to ``reader`` (a seat, or None: a spectator or open mode's onlooker, who is no seat)."""
+    return [{**event, "text": said(types[event["type"]], event, reader, lang, vocabulary)}
+            for event in events]
+
+
+def said(declared: EventType, event: Wire, reader: int | None, lang: str, vocabulary: Vocabulary) -> str:
+    saying = declared.says
+    seat, you = event["seat"], saying.you
+    if seat is None and saying.nobody:
+        template, you = saying.nobody, None
+    elif declared.private and "cards" not in event and saying.hidden:
+        template, you = saying.hidden, None
+    else:
+        template = saying.other
+    return Text(template, _params(saying, event), you=you, capital=True).render(lang, reader, vocabulary)
+
+
+def _params(saying: Saying, event: Wire) -> dict[str, object]:
+    params: dict[str, object] = {}
+    for name, value in event.items():
+        if value is None or name == "type":
+            continue
+        if name in ("seat", "to"):
+            params[name] = Seat(value)
+        elif name == "cards":
+            params[name] = cards(value)
+        elif name == "count":
+            params[name] = Amount(value, "card")
+        elif name == "points":
+            params[name] = Amount(value, "point")
+        elif name == "suit":
+            params[name] = Suit(value)
+        elif name == "kind":
+            params[name] = Translated(saying.kinds.get(value, value))
+    return params

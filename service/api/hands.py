@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, Protocol
 
-from service.api.events import EVERY_SEAT, told
+from service.api.events import EVERY_SEAT, spoken, told
 from service.api.languages import current as current_language
 from service.cards import DeckSource, GivenOrder, SeedStream
 from service.errors import (
@@ -24,7 +24,8 @@ from service.errors import (
     SchemaViolation,
 )
 from service.games.base import DealSetup, Event, Game, Wire
-from service.i18n import quoted, translate, written
+from service.i18n import quoted, translate
+from service.i18n.cards import Vocabulary
 
 
 class Hand(Protocol):
@@ -46,7 +47,8 @@ class Hand(Protocol):
         """Refuse a hand the request may not work on any more (a sealed token the hand has moved
         past), before a costly answer (a search)."""
 
-    def refused(self, refusal: IllegalMove) -> Wire: ...
+    def refused(self, refusal: IllegalMove, mover: int) -> Wire:
+        """The answer to a move ``mover`` may not make, said to ``mover``."""
 
     def moved(self, move: Any, state: Any, events: list[Event]) -> Wire:
         """The answer to a legal ``move``, which led to ``state`` and caused ``events``."""
@@ -60,11 +62,14 @@ class Hand(Protocol):
     def scored(self, answer: Wire) -> Wire: ...
 
 
-def refusal_wire(refusal: IllegalMove) -> Wire:
-    """The reason code, and the message and rule in the answer's language."""
+def refusal_wire(refusal: IllegalMove, vocabulary: Vocabulary, mover: int) -> Wire:
+    """The reason code and rule, and the sentence for the person who tried the move (``mover``),
+    with its template and values, in the answer's language."""
     lang = current_language()
-    return {"code": refusal.reason, "message": written(refusal.message, lang),
-            "rule": translate(refusal.rule, lang)}
+    text = refusal.message
+    return {"code": refusal.reason, "rule": translate(refusal.rule, lang),
+            "message": text.render(lang, mover, vocabulary), "template": text.source(lang, mover),
+            "params": text.wire_params()}
 
 
 def load_move(game: Game[Any, Any], wire: Wire, at: str) -> Any:
@@ -104,12 +109,14 @@ class OpenHand:
     def current(self) -> None:
         return None  # an open state is whatever the client says it is
 
-    def refused(self, refusal: IllegalMove) -> Wire:
-        return {"legal": False, "reason": refusal_wire(refusal)}
+    def refused(self, refusal: IllegalMove, mover: int) -> Wire:
+        return {"legal": False, "reason": refusal_wire(refusal, self.game.info.vocabulary, mover)}
 
     def moved(self, move: Any, state: Any, events: list[Event]) -> Wire:
+        info = self.game.info
+        told_all = told(info.event_types, events, EVERY_SEAT)
         return {"legal": True, "state": self.game.dump_state(state),
-                "events": told(self.game.info.event_types, events, EVERY_SEAT)}
+                "events": spoken(info.event_types, told_all, None, current_language(), info.vocabulary)}
 
     def answer(self, wire: Wire) -> Wire:
         return wire

@@ -44,7 +44,7 @@ class Operations(ABC):
         try:
             self.game.check(hand.state, move)
         except IllegalMove as refusal:
-            return hand.refused(refusal)
+            return hand.refused(refusal, body["move"]["seat"])
         return hand.moved(move, *self.game.apply(hand.state, move))
 
     def legal_moves(self, body: Wire) -> Wire:

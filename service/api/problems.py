@@ -35,6 +35,7 @@ def problem(
     status: int,
     title: str,
     detail: Message,
+    says: str,
     *,
     slug: str | None = None,
     errors: tuple[FieldError, ...] = (),
@@ -47,6 +48,7 @@ def problem(
         "title": translate(title, lang),
         "status": status,
         "detail": bounded(written(detail, lang), lang),
+        "message": translate(says, lang),
     }
     if errors:
         body["errors"] = [{"pointer": bounded(e.pointer, lang),
@@ -64,31 +66,36 @@ def service_problem(error: ServiceError) -> Response:
     the store's, and passes)."""
     metering.refused(error)
     limit = {"name": error.limit, "value": error.value} if isinstance(error, LimitExceeded) else None
-    response = problem(error.status, error.title, error.detail, slug=error.slug, errors=error.errors,
-                       limit=limit)
+    response = problem(error.status, error.title, error.detail, error.says, slug=error.slug,
+                       errors=error.errors, limit=limit)
     if error.status == 503:
         response.headers["Retry-After"] = "1"
     return response
 
 
 HTTP_TEXTS = {
-    400: (N_("Bad Request"), N_("The request cannot be read.")),
-    404: (N_("Not Found"), N_("There is nothing at this path: the paths are listed in /openapi.json.")),
+    400: (N_("Bad Request"), N_("The request cannot be read."), N_("The request could not be read.")),
+    404: (N_("Not Found"), N_("There is nothing at this path: the paths are listed in /openapi.json."),
+          N_("There is nothing here.")),
     405: (N_("Method Not Allowed"),
-          N_("This path does not take this method: the methods it takes are in Allow.")),
-    413: (N_("Request Entity Too Large"), N_("The body is larger than this server takes.")),
-    500: (N_("Internal Server Error"), N_("The service failed to answer the request.")),
+          N_("This path does not take this method: the methods it takes are in Allow."),
+          N_("The request could not be read.")),
+    413: (N_("Request Entity Too Large"), N_("The body is larger than this server takes."),
+          N_("The request is too long.")),
+    500: (N_("Internal Server Error"), N_("The service failed to answer the request."),
+          N_("Something went wrong on the server: try again.")),
 }
-"""The title and detail of each HTTP error the service answers by itself (werkzeug's English
-stands for any other)."""
+"""The title, detail and player's sentence of each HTTP error the service answers by itself
+(werkzeug's English stands for any other's title and detail)."""
 
 
 def _http_error(error: HTTPException) -> Response:
     status = error.code or 500
     if status == 404 and (unknown := _unknown_game()) is not None:
         return service_problem(unknown)
-    title, detail = HTTP_TEXTS.get(status, (error.name, error.description or error.name))
-    response = problem(status, title, detail)
+    fallback = HTTP_TEXTS[400 if status < 500 else 500][2]
+    title, detail, says = HTTP_TEXTS.get(status, (error.name, error.description or error.name, fallback))
+    response = problem(status, title, detail, says)
     for name, value in error.get_headers():  # keeps Allow on 405
         if name.lower() != "content-type":
             response.headers[name] = value

@@ -24,7 +24,7 @@ from service.cards import CARDS, SeedStream
 from service.config import Settings
 from service.games.base import DealSetup, Game, GameInfo, Wire
 from service.i18n import translate
-from service.i18n.cards import card_name
+from service.i18n.cards import CASES, card_name
 from service.replay import ReplayGuard
 from service.sealing import Keyring
 
@@ -83,7 +83,10 @@ def _detail(info: GameInfo) -> Wire:
         "deck": translate(info.about_deck, lang).replace("{cards}", " ".join(info.deck_cards)),
         "card_values": dict(info.card_values),
         "deck_cards": list(info.deck_cards),
-        "card_names": {code: card_name(CARDS[code], lang) for code in dict.fromkeys(info.deck_cards)},
+        "card_names": {code: card_name(CARDS[code], lang, "nom", info.vocabulary)
+                       for code in dict.fromkeys(info.deck_cards)},
+        "card_forms": {code: {case: card_name(CARDS[code], lang, case, info.vocabulary) for case in CASES}
+                       for code in info.card_values},
         "move_types": list(info.move_types),
         "reasons": {reason.value: translate(reason.rule, lang) for reason in info.reasons},
         "event_types": list(info.event_types),

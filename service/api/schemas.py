@@ -26,7 +26,11 @@ class Problem(Strict):
     type = fields.String(required=True)
     title = fields.String(required=True)
     status = StrictInteger(required=True)
-    detail = fields.String(required=True)
+    detail = fields.String(required=True, metadata={"description": "What went wrong, for the developer: it "
+                                                    "may name fields, values and settings."})
+    message = fields.String(required=True, metadata={
+        "description": "What went wrong in a sentence a player may be shown, in the answer's language: "
+        "no code, field name or rule number in it."})
     errors = fields.List(fields.Nested(ProblemFieldError))
     limit = fields.Nested(ProblemLimit, metadata={
         "description": "The limit an answer would have passed (`limit-exceeded` only)."})
@@ -66,6 +70,12 @@ class GameDetail(GameSummary):
         "description": "The name of every card of the deck, by card code, in the answer's language "
         "(`Accept-Language` or `lang`): `{\"AS\": \"ace of spades\"}`, `{\"AS\": \"туз пик\"}`. "
         "Since API version 2.2."})
+    card_forms = fields.Dict(keys=fields.String(), values=fields.Nested(lambda: CardForms()), required=True,
+                             metadata={
+        "description": "The name of every card the game can hold (its largest deck), by card code, in "
+        "each of the six cases a Russian sentence may put it in (`{\"AS\": {\"nom\": \"туз пик\", "
+        "\"gen\": \"туза пик\", …}}`), in the game's own words (Bezique's joker is «инфузорка»). In "
+        "English every case is the one name."})
     move_types = fields.List(fields.String(), required=True)
     reasons = fields.Dict(keys=fields.String(), values=fields.String(), required=True, metadata={
         "description": "Each reason code with the rule it enforces, in the answer's language."})
@@ -73,6 +83,18 @@ class GameDetail(GameSummary):
     descriptions = fields.Nested(lambda: GameDescriptions(), required=True, metadata={
         "description": "What every option (and each of its choices), move type and event type "
         "means, in the answer's language, for a front end's labels and help. Since API version 2.2."})
+
+
+class CardForms(Strict):
+    """A card's name in each case: nominative, genitive, dative, accusative, instrumental,
+    prepositional."""
+
+    nom = fields.String(required=True)
+    gen = fields.String(required=True)
+    dat = fields.String(required=True)
+    acc = fields.String(required=True)
+    ins = fields.String(required=True)
+    pre = fields.String(required=True)
 
 
 class OptionDescription(Strict):

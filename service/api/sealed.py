@@ -18,8 +18,9 @@ from typing import Any
 import orjson
 
 from service.api.envelopes import MAX_RECORD_MOVES
-from service.api.events import EVERY_SEAT, redacted, told
+from service.api.events import EVERY_SEAT, redacted, spoken, told
 from service.api.hands import load_move, refusal_wire
+from service.api.languages import current as current_language
 from service.cards import DeckSource, SeedStream
 from service.errors import (
     BadToken,
@@ -233,9 +234,10 @@ class TokenHand:
     def current(self) -> None:
         self.guard.check(self.sealed)
 
-    def refused(self, refusal: IllegalMove) -> Wire:
+    def refused(self, refusal: IllegalMove, mover: int) -> Wire:
         self.guard.check(self.sealed)
-        return {"legal": False, "reason": refusal_wire(refusal), **self.ids()}
+        reason = refusal_wire(refusal, self.game.info.vocabulary, mover)
+        return {"legal": False, "reason": reason, **self.ids()}
 
     def moved(self, move: Any, state: Any, events: list[Event], *, computer: bool = False) -> Wire:
         game, types = self.game, self.game.info.event_types
@@ -243,11 +245,17 @@ class TokenHand:
         self.guard.advance(self.sealed, wire, computer=computer)
         self.sealed = self.sealed.after(wire, every, state)
         return {"legal": True, "token": self.sealer.seal(self.sealed),
-                "events": redacted(types, every, self.seat), "public_events": redacted(types, every, None),
+                "events": self.spoken(redacted(types, every, self.seat), self.seat),
+                "public_events": self.spoken(redacted(types, every, None), None),
                 "to_move": game.to_move(state), **self.ids()}
 
     def answer(self, wire: Wire) -> Wire:
         return {**wire, **self.ids()}
+
+    def spoken(self, events: list[Wire], reader: int | None) -> list[Wire]:
+        """``events`` with their sentences, said to ``reader``."""
+        info = self.game.info
+        return spoken(info.event_types, events, reader, current_language(), info.vocabulary)
 
     def full(self) -> None:
         """A hand that has had the most moves a record holds takes no more."""
@@ -261,7 +269,7 @@ class TokenHand:
             raise SchemaViolation("since is after the hand's last move", (FieldError(
                 "/since", Text("this hand has had {moves} moves", {"moves": self.sealed.move_number})),))
         types, seat = self.game.info.event_types, self.seat
-        moves = [{"move_number": number, "events": redacted(types, events, seat)}
+        moves = [{"move_number": number, "events": self.spoken(redacted(types, events, seat), seat)}
                  for number, events in self.sealed.events(since)]
         return {"moves": moves, "to_move": self.game.to_move(self.state), **self.ids()}
 

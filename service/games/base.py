@@ -17,6 +17,7 @@ from typing import Any, Generic, NoReturn, Protocol, Self, TypeVar
 from service.cards import Card, DeckSource, codes
 from service.errors import BadSeat, IllegalMove, InvalidState
 from service.games.advice import Advice
+from service.i18n.cards import COMMON_WORDS, Vocabulary
 from service.i18n.text import Text
 from service.wire.kinds import OneOf
 from service.wire.schemas import GameSchemas
@@ -45,6 +46,31 @@ class Event:
 
 
 @dataclass(frozen=True, slots=True)
+class Saying:
+    """An event told in one sentence, each an English message id. Its placeholders are the
+    event's fields: ``{seat}`` and ``{to}`` (seats, «место 2», or «вы» to the reader), ``{cards}``,
+    ``{suit}``, ``{kind}`` (written by ``kinds``), and the counted ones, ``{points}`` («21 очко»)
+    and ``{count}`` (the number of cards a seat does not see: «3 карты»), each in the case its
+    format asks for (``{cards:acc}``, ``{count:ins}``)."""
+
+    other: str
+    """Said of ``seat`` to anyone else (and in open mode, which has no reader)."""
+    you: str | None = None
+    """Said to ``seat`` itself: «Вы кладёте даму пик»."""
+    hidden: str | None = None
+    """A private type's sentence to a seat that does not see its cards (``{count}``)."""
+    nobody: str | None = None
+    """When ``seat`` is null (a hand with no one winner)."""
+    kinds: Mapping[str, str] = field(default_factory=dict)
+    """``kind``'s values as the sentence names them («безик», «сто тузов»)."""
+
+    def texts(self) -> Iterable[str]:
+        """Every message id it holds."""
+        yield from (text for text in (self.other, self.you, self.hidden, self.nobody) if text)
+        yield from self.kinds.values()
+
+
+@dataclass(frozen=True, slots=True)
 class EventType:
     """One type of event on the wire: what it means, and the fields it always carries besides
     ``type`` and ``seat``. ``hand`` says what it does to hands, so that a seat can follow its own
@@ -64,6 +90,8 @@ class EventType:
     hand: int = 0
     winner: bool = False
     """``seat`` is who won, possibly nobody (null), not who acted."""
+    says: Saying = field(kw_only=True)
+    """The event in a sentence, for a person (every event's ``text``)."""
 
 
 class Status(StrEnum):
@@ -99,11 +127,19 @@ class Reason(StrEnum):
 
 
 def refuse(reason: Reason, message: str, /, **params: object) -> NoReturn:
-    """The one way a rule refuses a move. ``message`` is an English sentence, its message id in
-    the catalogs (``make messages``); a sentence with values names them as ``{card}``,
-    ``{seat}``..., given as ``params`` (a card as its ``Card``, a suit as ``Suit``), and each
+    """The one way a rule refuses a move. ``message`` is an English sentence for a person, its
+    message id in the catalogs (``make messages``), said to the seat that tried the move («you
+    must follow suit»); a sentence with values names them as ``{card}``, ``{seat}``..., given as
+    ``params`` (a card as its ``Card``, a suit as ``Suit``, another seat as ``Seat``), and each
     language writes them its own way when the refusal is sent."""
-    raise IllegalMove(reason.value, Text(message, params) if params else message, reason.rule)
+    raise IllegalMove(reason.value, Text(message, params, capital=True), reason.rule)
+
+
+def refuse_counted(reason: Reason, singular: str, plural: str, /, count: int, **params: object) -> NoReturn:
+    """``refuse`` with a sentence whose form follows ``count`` by each language's plural rules
+    («ответить одной картой», «…двумя картами»)."""
+    raise IllegalMove(reason.value, Text(singular, {"count": count, **params}, plural=plural, capital=True),
+                      reason.rule)
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +169,8 @@ class GameInfo:
     kind_texts: Mapping[str, str]
     """What each value of an event's ``kind`` (and a move's, the same values) means."""
     variants: tuple[str, ...] = field(default=())
+    vocabulary: Vocabulary = field(default=COMMON_WORDS)
+    """The game's own names for cards, where they differ from the common ones."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +198,7 @@ def describe(
     points: Mapping[Card, int] | Callable[[Card], int], moves: Mapping[str, str], reasons: type[Reason],
     events: Mapping[str, EventType], options: type, default_players: int | None = None,
     largest_deck: Sequence[Card] | None = None, variants: tuple[str, ...] = (),
+    vocabulary: Vocabulary = COMMON_WORDS,
 ) -> GameInfo:
     """A game's ``GameInfo`` from what its rules declare: ``deck``, the deck of the default
     options (``deck_cards``; ``{cards}`` in ``about_deck`` lists its codes); ``points``, each
@@ -175,7 +214,7 @@ def describe(
         deck_cards=tuple(codes(deck)), move_types=tuple(moves), reasons=reasons, event_types=events,
         options=options_wire(options()), option_texts=option_texts(options), move_texts=dict(moves),
         kind_texts={value: text for event in events.values() for value, text in event.kinds.items()},
-        variants=variants,
+        variants=variants, vocabulary=vocabulary,
     )
 
 

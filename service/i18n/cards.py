@@ -10,6 +10,9 @@ the seed texts (../shared/seeds: туз, король, дама, валет, д�
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
 from service.cards import JOKER_CODE, Card
 
 CASES = ("nom", "gen", "dat", "acc", "ins", "pre")
@@ -47,17 +50,37 @@ RANKS_EN = {"2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7":
 SUIT_NAMES_EN = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 
 
+Forms = tuple[str, str, str, str, str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Vocabulary:
+    """A game's own names for ranks, where its players name them otherwise than the table
+    above: multi-deck Bezique's joker is «инфузорка» (its seed text)."""
+
+    ranks_ru: Mapping[str, Forms] = field(default_factory=dict)
+    ranks_en: Mapping[str, str] = field(default_factory=dict)
+
+
+COMMON_WORDS = Vocabulary()
+"""The names every game shares."""
+
+
 def _case(spec: str) -> int:
     return CASES.index(spec) if spec in CASES else 0
 
 
-def card_name(card: Card, lang: str, case: str = "nom") -> str:
+def card_name(card: Card, lang: str, case: str = "nom", vocabulary: Vocabulary | None = None) -> str:
     """«десятка червей», «даму пик» (``case="acc"``), «джокер»; "ten of hearts", "joker"."""
+    rank = rank_name(card.rank, lang, case, vocabulary)
     if lang == "ru":
-        rank = RANKS_RU[card.rank][_case(case)]
         return rank if card.suit is None else f"{rank} {SUITS_RU[card.suit]}"
-    rank = RANKS_EN[card.rank]
     return rank if card.suit is None else f"{rank} of {SUIT_NAMES_EN[card.suit]}"
+
+
+def card_forms(card: Card, vocabulary: Vocabulary | None = None) -> dict[str, str]:
+    """The card's Russian name in all six cases: {"nom": "туз пик", "gen": "туза пик", ...}."""
+    return {case: card_name(card, "ru", case, vocabulary) for case in CASES}
 
 
 def suit_name(suit: str, lang: str, case: str = "nom") -> str:
@@ -65,5 +88,9 @@ def suit_name(suit: str, lang: str, case: str = "nom") -> str:
     return SUIT_NAMES_RU[suit][_case(case)] if lang == "ru" else SUIT_NAMES_EN[suit]
 
 
-def rank_name(rank: str, lang: str, case: str = "nom") -> str:
-    return RANKS_RU[rank][_case(case)] if lang == "ru" else RANKS_EN[rank]
+def rank_name(rank: str, lang: str, case: str = "nom", vocabulary: Vocabulary | None = None) -> str:
+    if lang == "ru":
+        forms = vocabulary.ranks_ru.get(rank) if vocabulary else None
+        return (forms or RANKS_RU[rank])[_case(case)]
+    named = vocabulary.ranks_en.get(rank) if vocabulary else None
+    return named or RANKS_EN[rank]

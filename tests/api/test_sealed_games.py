@@ -17,7 +17,7 @@ import orjson
 import pytest
 
 from service import create_app
-from service.api.events import told
+from service.api.events import spoken, told
 from service.api.sealed import Sealer
 from service.config import Settings
 from service.games import GAMES
@@ -148,7 +148,8 @@ def play(client: Any, documented: Documented, game: str, players: int, rng: rand
             heard = table.ask(seat, "events", {"since": number - 1}, may_see).json
             assert [m["move_number"] for m in heard["moves"]] == [number]
             events = heard["moves"][0]["events"]
-            assert events == told(types, caused, seat)
+            # a sentence is made from what its reader is told, and from nothing else
+            assert events == spoken(types, told(types, caused, seat), seat, "en", table.game.info.vocabulary)
             if seat in (mover, None):
                 assert events == done.json["events" if seat == mover else "public_events"]
             followers[seat].heard(events)

@@ -7,16 +7,21 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 from collections import Counter
 from functools import partial
 
 import pytest
 
+from service.api.events import EVERY_SEAT, redacted, spoken, told
 from service.cards import CARDS, JOKER, GivenOrder, SeedStream, cards, codes
-from service.games.base import DealSetup, evolve
+from service.errors import IllegalMove
+from service.games.base import DealSetup, Event, evolve
 from service.games.bezique import declarations, listing, rules
 from service.games.bezique.play import trick_winner
 from service.games.bezique.rules import Declare, ExchangeTrump, Pass, Play, Played
+from service.i18n import translate
+from service.i18n.cards import card_forms
 from tests.games import steps
 from tests.games.bezique_positions import GAME, deck_codes, position, position_wire, shown
 
@@ -1343,3 +1348,98 @@ def test_the_positions_helper_fills_a_consistent_deck():
     everything = Counter(wire["stock"]) + sum((Counter(h) for h in wire["hands"]), Counter())
     everything += sum((Counter(w) for w in wire["won_cards"]), Counter()) + Counter(["AH", "KH", "JD"])
     assert everything == Counter(deck_codes()) and state.to_move == 2
+
+
+# --- the words a player reads (issue 38) -------------------------------------------------------------
+
+
+def refused(state, move, lang="ru"):
+    """The refusal's sentence, said to the seat that tried the move."""
+    with pytest.raises(IllegalMove) as caught:
+        GAME.check(state, move)
+    return caught.value.message.render(lang, move.seat, GAME.info.vocabulary)
+
+
+def say(event, reader, lang="ru"):
+    """``event`` as ``reader`` (a seat, or None: a spectator) is told it, in its sentence."""
+    types = GAME.info.event_types
+    wire = redacted(types, told(types, [event], EVERY_SEAT), reader)
+    return spoken(types, wire, reader, lang, GAME.info.vocabulary)[0]["text"]
+
+
+@pytest.mark.parametrize(("state", "move", "russian", "english"), [
+    (LEAD, play(0, "KS"), "Сейчас ходит место 2", "It is seat 2's turn to play"),
+    (LEAD, play(1, "9H"), "У вас нет девятки червей", "You do not hold the nine of hearts"),
+    (LEAD, play(1, "JK"), "Назовите карту, которой будет инфузорка: туза, десятку, короля, даму, валета или "
+                          "девятку какой-либо масти",
+     "Name the card the joker stands for: an ace, a ten, a king, a queen, a jack or a nine of a suit"),
+    (LEAD, play(1, "AH", as_="AS"), "Другой картой можно назвать только инфузорку, а не туза червей",
+     "Only a joker is named as another card, not the ace of hearts"),
+    (DECLARE_WINDOW, play(1, "AH"), "Вы только что взяли взятку: прежде чем ходить, объявите показку или "
+                                    "спасуйте", "You have just won the trick: declare or pass before playing a card"),
+    (DECLARE_WINDOW, play(0, "KS"), "Взятку только что взяло место 2: сначала оно объявляет показку или пасует",
+     "Seat 2 has just won the trick and declares or passes first"),
+    (WIN, declare(1, "bezique", "QH QH JD JD", m=2), "У вас на руке не хватает валета бубён",
+     "Your hand is short of the jack of diamonds"),
+    (WIN, declare(1, "bezique", "QH JD", m=2), "Эти карты не составляют две такие показки: какой-то карты "
+                                              "не хватает или есть лишняя",
+     "These cards do not make 2 such declarations: a card is missing or left over"),
+    (WIN, declare(1, "bezique", "JD", [1]), "Одна из ваших открытых карт уже засчитана в безике",
+     "One of your cards on the table has already scored in a bezique"),
+    (WIN, declare(1, "extra_trump_queen", "QH"), "Дама червей добавляется только к четырём таким же, уже "
+                                                "объявленным вами",
+     "The queen of hearts is added only to four like it that you have already declared"),
+], ids=["not_your_turn", "card_not_in_hand", "jk_needs_identity", "identity_not_allowed", "wrong_phase-winner",
+        "wrong_phase-other", "card_not_in_hand-declare", "invalid_combination-double", "card_already_used",
+        "extra_needs_four_exposed"])
+def test_a_refusal_is_said_to_the_player_who_tried_the_move(state, move, russian, english):
+    assert refused(state, move) == russian
+    assert refused(state, move, "en") == english
+
+
+def test_a_declaration_is_told_with_its_kind_and_points():
+    event = Event("declared", 2, (JOKER, CARDS["JD"]), 25, kind="bezique")
+    assert say(event, 0) == "Место 3 объявляет безик: 25 очков"
+    assert say(event, 2) == "Вы объявляете безик: 25 очков"
+    assert say(event, None, "en") == "Seat 3 declares a bezique: 25 points"
+    extra = Event("declared", 1, (CARDS["QH"],), 100, kind="extra_trump_queen")
+    assert say(extra, 0) == "Место 2 объявляет ещё одну козырную даму: 100 очков"
+    assert say(Event("declared", 1, (CARDS["AS"],) * 4, 10, kind="four_aces"), 0) == \
+        "Место 2 объявляет четыре туза: 10 очков"
+
+
+def test_the_joker_is_an_infusoria_in_russian_and_a_joker_in_english():
+    drawn = Event("card_drawn", 1, (JOKER,))
+    assert say(drawn, 1) == "Вы берёте из колоды инфузорку"
+    assert say(drawn, 0) == "Место 2 берёт карту из колоды"
+    assert say(drawn, None, "en") == "Seat 2 draws a card from the stock"
+    assert say(drawn, 1, "en") == "You draw the joker from the stock"
+    assert say(Event("card_played", 0, (JOKER,)), 1) == "Место 1 кладёт инфузорку"
+
+
+def test_the_other_events_in_a_sentence():
+    assert say(Event("trick_won", 1, (CARDS["AH"], CARDS["10H"])), 1) == "Вы берёте взятку: туз червей и десятка червей"
+    assert say(Event("passed", 0), 1) == "Место 1 ничего не объявляет"
+    assert say(Event("trump_exchanged", 0, (CARDS["9H"],), 10), 1) == \
+        "Место 1 меняет девятку червей на открытый козырь: 10 очков"
+    assert say(Event("trump_card_taken", 0, (CARDS["KH"],)), 0) == "Вы забираете открытый козырь — короля червей"
+    assert say(Event("trump_card_drawn", 1, (CARDS["KH"],)), 0) == \
+        "Место 2 берёт из колоды открытый козырь — короля червей"
+    assert say(Event("table_card_played", 1, (CARDS["QH"],)), 0) == "Место 2 кладёт со стола даму червей"
+    assert say(Event("hand_over", 1), 1) == "Игра окончена: вы выиграли"
+    assert say(Event("hand_over", 1), 0, "en") == "The hand is over: seat 2 wins it"
+    assert say(Event("hand_over", None), 0) == "Игра окончена вничью: больше всех очков набрали несколько игроков"
+
+
+def test_the_descriptions_are_plain_sentences_that_call_the_joker_an_infusoria():
+    info = GAME.info
+    texts = [info.about_deck, *info.move_texts.values(), *info.kind_texts.values(),
+             *(event.doc for event in info.event_types.values())]
+    for option in info.option_texts.values():
+        texts += [option.description, *option.choices.values()]
+    for text in texts:
+        russian = translate(text, "ru")
+        assert not re.search(r"[`§_{}]|\bJK\b", text), text
+        assert not re.search(r"[A-Za-z`§_{}]|джокер", russian), russian
+    assert "инфузорки" in translate(info.about_deck, "ru")
+    assert card_forms(JOKER, info.vocabulary)["acc"] == "инфузорку"

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from service.api.events import EVERY_SEAT, redacted, spoken, told
 from service.cards import SeedStream, cards, codes
-from service.errors import InvalidMatch, InvalidState
+from service.errors import IllegalMove, InvalidMatch, InvalidState
 from service.games.base import DealSetup
 from service.games.bura import Bura, rules
 from service.games.bura.rules import Claim, Declare, Pass
@@ -330,3 +331,41 @@ def test_every_refusal_of_the_shared_engine_has_this_games_rule():
     """The engine refuses through the game's own reasons (``Variant.reasons``), by name."""
     assert {r.name for r in sets.TrickReason} <= {r.name for r in rules.Reason}
     assert all(rules.Reason[r.name].value == r.value for r in sets.TrickReason)
+
+
+def _said(state, move, reader):
+    """The refusal of ``move`` as ``reader`` is told it, in Russian and in English."""
+    try:
+        GAME.check(state, move)
+    except IllegalMove as error:
+        return error.message.render("ru", reader), error.message.render("en", reader)
+    raise AssertionError(f"{move} is legal")
+
+
+def test_refusals_speak_to_the_player_who_tried():
+    state = at(e1(), lead(1, "6H"), respond(0, "8C"), lead(1, "QD KD"))
+    assert _said(state, respond(0, "7D"), 0) == ("Ответить надо двумя картами", "You must answer with 2 cards")
+    assert _said(state, respond(0, "7D AC", "beat"), 0) == (
+        "Этими картами не побить даму бубён и короля бубён",
+        "These cards do not beat the queen of diamonds and the king of diamonds")
+    assert _said(state, respond(0, "7D QS"), 0) == ("У вас нет дамы пик", "You do not hold the queen of spades")
+    assert _said(state, Claim(1), 1) == ("Сейчас ходит место 1", "It is seat 1's turn")
+    assert _said(e1(), lead(0, "7D"), 0) == ("Первым ходит место 2", "It is seat 2's lead")
+    no_bura = strict(["6C AC 10D", "AH QD JD"], trump="9C")
+    assert _said(no_bura, Declare(0, "bura"), 0)[0] == "У вас нет буры: бура — это три козыря"
+
+
+def test_every_event_is_told_in_a_sentence():
+    """A face-down discard, its trick and a draw are told to the others without their cards."""
+    state = e1()
+    moves = [lead(1, "6H"), respond(0, "8C")]
+    events = []
+    for move in moves:
+        state, new = GAME.apply(state, move)
+        events += new
+    every = told(GAME.info.event_types, events, EVERY_SEAT)
+    texts = [e["text"] for e in spoken(GAME.info.event_types, redacted(GAME.info.event_types, every, 1), 1, "ru",
+                                       GAME.info.vocabulary)]
+    assert texts == ["Вы ходите с шестёрки червей", "Место 1 сбрасывает в закрытую одну карту",
+                     "Вы берёте взятку: шестёрка червей и восьмёрка треф", "Вы берёте из колоды короля бубён",
+                     "Место 1 берёт карту из колоды"]

@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 from collections import Counter
 from functools import partial
 
 import pytest
 
+from service.api.events import spoken, told
 from service.cards import CARDS, GivenOrder, SeedStream, cards, codes
-from service.errors import InvalidMatch, InvalidState
+from service.errors import IllegalMove, InvalidMatch, InvalidState
 from service.games.base import DealSetup
 from service.games.canasta import check, listing, rules
 from service.games.canasta import melds as m
@@ -1830,3 +1832,129 @@ def test_the_positions_helper_fills_a_consistent_deck():
     for seat, hand in enumerate(wire["hands"]):
         if seat != 1:
             assert hand[0][:-1] not in ("9", "Q") and not is_wild(hand[0]) and hand[0][:-1] != "3"
+
+
+# --- the words: refusals said to the mover, events in a sentence -----------------------------------
+
+
+def said(state, move):
+    """The refusal's message as the seat that tried the move reads it, in Russian and in English,
+    and its parameters as the wire gives them."""
+    with pytest.raises(IllegalMove) as refused:
+        GAME.check(state, move)
+    message = refused.value.message
+    return message.render("ru", move.seat), message.render("en", move.seat), message.wire_params()
+
+
+SAID_ROWS = [
+    ("not_your_turn-the_seat_to_move_counted_from_1", P_MELD, M(3, "K: 2C"),
+     "Сейчас ходит место 2", "It is seat 2's turn", {"seat": 1}),
+    ("wrong_phase-draw_first", drawing(MELD_HAND, seat=1, melds={1: {"K": "KC KD KH"}}), M(1, "K: 2C"),
+     "Сначала возьмите карты: из колоды или весь сброс",
+     "Take your cards first: draw from the stock or take the discard pile", {}),
+    ("wrong_phase-already_drawn", play(DRAW_HAND), Draw(1),
+     "Вы уже взяли карты в этот ход", "You have already taken your cards this turn", {}),
+    ("wrong_phase-the_asker_waits", P_ASKED, M(1, "Q: QS"),
+     "Подождите: место 4 отвечает, можно ли закончить игру", "Wait: seat 4 is answering whether to go out",
+     {"seat": 3}),
+    ("wrong_phase-the_partner_answers_first", P_ASKED, Discard(3, CARDS["QS"]),
+     "Сначала ответьте партнёру, можно ли ему закончить игру",
+     "Answer your partner first: may they go out or not", {}),
+    ("below_initial_minimum-counted", P_E3, M(1, "8: 8C 8D 8H", "5: 5C 5D 2H"),
+     "Ваша первая выкладка должна стоить не меньше 90 очков, а эти карты дают 60 очков",
+     "Your first meld must be worth at least 90 points: these cards make 60 points", {"count": 90, "points": 60}),
+    ("cannot_go_out-one_canasta", P_E7, M(3, "6: 6C 6D 6H"),
+     "Оставьте на руке хотя бы две карты: закончить игру можно, только когда у вас будет одна канаста",
+     "Keep at least two cards: going out needs 1 canasta", {"count": 1}),
+    ("cannot_go_out-two_canastas_at_two", play("6C 6D 6H 9S", seats=2, melds={1: {"K": K_CANASTA}}),
+     M(1, "6: 6C 6D 6H"),
+     "Оставьте на руке хотя бы две карты: закончить игру можно, только когда у вас будут две канасты",
+     "Keep at least two cards: going out needs 2 canastas", {"count": 2}),
+    ("wrong_phase-an_answer_nobody_asked_for", P_ASK, AnswerGoOut(3, True),
+     "Вас никто не спрашивал, можно ли закончить игру", "Nobody has asked you whether to go out", {}),
+    ("cannot_go_out-the_partner_said_no", P_SAID_NO, M(1, "Q: QS"),
+     "Партнёр ответил «нет»: в этот ход оставьте на руке хотя бы две карты",
+     "Your partner said no: keep at least two cards this turn", {}),
+    ("not_opponent_meld-own_side", e9(), X(1, 1, "5", "5H"),
+     "Забрать джокера можно только из выкладки противника", "You may take a joker only from an opponent's meld",
+     {}),
+    ("not_opponent_meld-team_counted_from_1", e9(), X(1, 0, "9", "9D"),
+     "У команды 1 нет выкладки такого достоинства", "Team 1 has no meld of that rank", {"side": 1}),
+    ("not_opponent_meld-no_team_3", e9(), X(1, 2, "K", "KS"),
+     "За этим столом нет команды 3", "There is no team 3 at this table", {"side": 3}),
+    ("no_joker_in_meld-a_seat_at_three", e9(seats=3, melds={0: E9_MELDS[0], 1: {"5": "5C 5D 5S"}, 2: {}}),
+     X(1, 0, "Q", "QS"), "У места 1 в этой выкладке нет джокера", "Seat 1 has no joker in that meld", {"seat": 0}),
+    ("exchange_card_wrong_rank-the_rank_named", e9(), X(1, 0, "K", "QS"),
+     "Джокера меняют только на короля, не на двойку и не на другого джокера",
+     "The joker is exchanged only for a natural king", {"rank": "K"}),
+    ("card_not_in_hand-named", P_MELD, M(1, "Q: QC QD QH"),
+     "У вас на руке нет дамы треф, дамы бубён и дамы червей",
+     "You do not hold the queen of clubs, the queen of diamonds and the queen of hearts",
+     {"cards": ["QC", "QD", "QH"]}),
+    ("card_not_in_hand-too_few_copies", P_MELD, M(1, "7: 7C 7C 7D"),
+     "Вы назвали больше карт, чем у вас на руке: семёрка треф",
+     "You named the seven of clubs more times than you hold them", {"cards": ["7C"]}),
+    ("pile_blocked-the_top_card_named", drawing("9S 9D 5S", melds=E5_MELDS, pile="2C 9H"), T(0, "9S 9D"),
+     "Сброс нельзя взять, пока сверху лежит двойка треф",
+     "You cannot take the discard pile while the two of clubs is on top", {"card": "2C"}),
+    ("hand_finished", finished(), Draw(1),
+     "Раздача окончена, ходов больше нет", "This hand is over: no more moves are made", {}),
+]
+
+
+@pytest.mark.parametrize(("state", "move", "russian", "english", "params"), [r[1:] for r in SAID_ROWS],
+                         ids=[r[0] for r in SAID_ROWS])
+def test_a_refusal_is_said_to_the_seat_that_tried_the_move(state, move, russian, english, params):
+    assert said(state, move) == (russian, english, params)
+
+
+def event_texts(events, reader, lang):
+    wire = told(GAME.info.event_types, events, reader)
+    return [event["text"] for event in spoken(GAME.info.event_types, wire, reader, lang, GAME.info.vocabulary)]
+
+
+def test_every_event_type_has_its_sentence():
+    types = GAME.info.event_types
+    assert all(declared.says is not None for declared in types.values())
+    assert types["drew"].says.hidden and types["hand_over"].says.nobody
+    assert set(types["answered"].says.kinds) == {"yes", "no"} == set(types["answered"].kinds)
+
+
+def test_a_draw_is_told_to_the_drawer_and_counted_to_the_others():
+    _, events = GAME.apply(drawer("KS"), Draw(1))
+    assert event_texts(events, 1, "ru") == ["Вы берёте из колоды короля пик"]
+    assert event_texts(events, 0, "ru") == ["Место 2 берёт из колоды одну карту"]
+    assert event_texts(events, None, "en") == ["Seat 2 draws 1 card from the stock"]
+    _, events = GAME.apply(drawer("KS QD", seats=2), Draw(1))
+    assert event_texts(events, 0, "ru") == ["Место 2 берёт из колоды две карты"]
+
+
+def test_a_red_three_that_was_the_stocks_last_card_is_no_draw():
+    _, events = GAME.apply(drawer(stock=["3D"]), Draw(1))
+    assert [event.type for event in events] == ["red_three_laid", "hand_over"]
+    assert event_texts(events, 1, "ru") == ["Вы выкладываете тройку бубён", "Раздача окончена: подсчёт очков"]
+    assert event_texts(events, 2, "en") == ["Seat 2 lays out the three of diamonds",
+                                            "The hand is over: the points are counted"]
+
+
+def test_the_question_and_its_answer_are_told():
+    _, asked = GAME.apply(P_ASK, AskGoOut(1))
+    _, answered = GAME.apply(P_ASKED, AnswerGoOut(3, False))
+    assert event_texts(asked, 3, "ru") == ["Место 2 спрашивает партнёра, можно ли закончить игру"]
+    assert event_texts(answered, 3, "ru") == ["Вы отвечаете: нет, заканчивать нельзя"]
+    assert event_texts(answered, 1, "en") == ["Seat 4 answers: no, do not go out"]
+
+
+def test_the_descriptions_hold_no_code():
+    from service.i18n import translate
+
+    info = GAME.info
+    texts = [info.about_deck, *info.move_texts.values(), *info.kind_texts.values(),
+             *(event.doc for event in info.event_types.values())]
+    for option in info.option_texts.values():
+        texts += [option.description, *option.choices.values()]
+    for text in texts:
+        for lang in ("en", "ru"):
+            written = translate(text, lang)
+            assert not re.search(r"[_`§{}]", written), written
+            assert lang == "en" or not re.search(r"[A-Za-z]", written), written

@@ -94,6 +94,9 @@ def check_fields(declared: EventType, wire: Wire, viewer: int | None) -> None:
         name for name, present in (("cards", shown), ("count", declared.private), ("points", declared.points),
                                    ("suit", declared.suit), ("kind", bool(declared.kinds)), ("to", declared.to))
         if present}
+    if "text" in wire:  # on the wire, its sentence (``service.api.events.spoken``)
+        assert isinstance(wire["text"], str) and wire["text"], wire
+        expected.add("text")
     assert set(wire) == expected, wire
     assert isinstance(seat, int) or (declared.winner and seat is None), wire
     assert not declared.points or isinstance(wire["points"], int), wire

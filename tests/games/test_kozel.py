@@ -6,11 +6,14 @@ from functools import partial
 
 import pytest
 
+from service.api.events import EVERY_SEAT, redacted, spoken, told
 from service.cards import CARDS, SeedStream, cards, codes
-from service.errors import InvalidMatch, InvalidState
+from service.errors import IllegalMove, InvalidMatch, InvalidState
+from service.games.base import Event
 from service.games.kozel import Kozel, rules, scoring, wire
 from service.games.kozel.rules import GiveBack, GiveTrump, NameTrump, Options, Pass, Play
 from service.games.seating import clockwise
+from service.i18n.cards import Vocabulary
 from tests.games import steps
 
 GAME = Kozel()
@@ -310,3 +313,69 @@ def test_7_1_the_hand_score():
                                                 "winner": None, "loser": None, "next_dealer": 0})["hand"]
     assert hand == {"points": [60, 60], "pairs_opened_this_hand": [0, 8], "eggs": False, "qc_captured_team": 1,
                     "multiplier": 2, "next_multiplier": 1}
+
+
+# --- what a player is told ----------------------------------------------------------------------
+
+
+def said(state, move, lang):
+    """The refusal of ``move`` as its seat reads it."""
+    with pytest.raises(IllegalMove) as error:
+        rules.check(state, move)
+    return error.value.message.render(lang, move.seat)
+
+
+def test_refusals_speak_to_the_player_who_tried():
+    state = exchange_e10()
+    assert said(state, GiveTrump(1, CARDS["AS"]), "ru") == "Партнёру можно отдать только свой единственный козырь"
+    assert said(state, Pass(2), "ru") == "Сейчас не ваш ход: ходит место 2"
+    assert said(state, Pass(2), "en") == "It is not your turn: seat 2 is to move"
+    state = at(state, GiveTrump(1, CARDS["9H"]))
+    assert said(state, GiveBack(3, CARDS["9H"]), "ru") == (
+        "Нельзя вернуть девятку червей: это козырь, который вам только что передали")
+    assert said(state, Pass(3), "en") == "Your partner has passed you a trump: give a card back for it"
+    follower = playing("S", "QH 7H KC", lead="AH")
+    assert said(follower, Play(1, CARDS["KC"]), "ru") == "Нужно класть в масть: черви"
+    assert said(follower, Play(1, CARDS["AS"]), "ru") == "У вас нет туза пик"
+    assert said(follower, Play(1, CARDS["AS"]), "en") == "You do not hold the ace of spades"
+    assert said(playing("S", "QH KC", lead="AH"), Play(1, CARDS["KC"]), "ru") == (
+        "У вас нет червей: нужно положить козыря")
+    assert said(playing("H", "9H AS", lead="JD"), Play(1, CARDS["AS"]), "en") == (
+        "A trump was led: you must play a trump")
+
+
+def legal_play(state, seat):
+    return next(m for m in rules.candidate_moves(state, seat) if refusal(state, m) is None)
+
+
+def spoken_events(events, reader, lang):
+    every = told(wire.EVENTS, events, EVERY_SEAT)
+    return [e["text"] for e in spoken(wire.EVENTS, redacted(wire.EVENTS, every, reader), reader, lang,
+                                      Vocabulary())]
+
+
+def test_every_event_is_told_in_a_sentence():
+    exchange = exchange_e10()
+    given = rules.apply(exchange, GiveTrump(1, CARDS["9H"]))
+    assert spoken_events(given[1], 3, "ru") == ["Место 2 передаёт вам свой единственный козырь — девятку червей"]
+    assert spoken_events(given[1], 1, "en") == ["You pass your lone trump to seat 4: the nine of hearts"]
+    assert spoken_events(given[1], 0, "ru") == ["Место 2 в закрытую передаёт месту 4 свой единственный козырь"]
+    back = rules.apply(given[0], GiveBack(3, CARDS["AC"]))[1]
+    assert spoken_events(back, 1, "ru") == ["Место 4 отдаёт вам взамен туза треф"]
+    assert spoken_events(back, 2, "en") == ["Seat 4 gives seat 2 a card in return"]
+    assert spoken_events(rules.apply(exchange, Pass(1))[1], 1, "ru") == ["Вы оставляете козырь себе"]
+    three = rules.deal_from(E1, dealer=0, options=Options(trump_method="three_cards"), first_deal=False)
+    named = rules.apply(three, NameTrump(1, "S", False, (1, 3, 0, 2)))[1]
+    assert spoken_events(named, None, "ru") == ["Месту 2 сдают пять карт", "Месту 4 сдают восемь карт",
+                                                "Месту 1 сдают восемь карт", "Месту 3 сдают восемь карт",
+                                                "Место 2 назначает козыря: пики"]
+    assert spoken_events(named, 0, "ru")[2].startswith("Вам сдают короля бубён, туза бубён, ")
+    assert spoken_events(named, 1, "en")[-1] == "You name trump: spades"
+    trick = at(playing("S", "QH 7H KC", lead="AH"), Play(1, CARDS["7H"]))
+    trick = at(trick, legal_play(trick, 2))
+    last = rules.apply(trick, legal_play(trick, 3))[1]
+    ru = spoken_events(last, 3, "ru")
+    assert ru[0].startswith("Вы кладёте ") and ru[1].startswith(("Вы берёте взятку: ", "Место "))
+    assert ru[1].endswith(("очко", "очка", "очков"))
+    assert spoken_events([Event("hand_over", None)], None, "ru") == ["Игра окончена"]
+    assert spoken_events([Event("hand_over", None)], 2, "en") == ["The hand is over"]

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from service.api.events import EVERY_SEAT, said, spoken, told
 from service.cards import SeedStream, cards, codes
-from service.errors import InvalidMatch, InvalidState
+from service.errors import IllegalMove, InvalidMatch, InvalidState
 from service.games.base import DealSetup
 from service.games.kozel_bura import KozelBura, rules
 from service.games.tricks import draw_round, sets
@@ -236,7 +237,7 @@ def test_a_six_in_a_32_card_game_is_not_in_its_deck():
     with pytest.raises(InvalidState) as error:
         GAME.load_state(state)
     assert error.value.errors[0].pointer == "/stock/0"
-    assert str(error.value.errors[0].message) == "six of spades is not in this deck"
+    assert str(error.value.errors[0].message) == "the six of spades is not in this deck"
 
 
 def test_variant_cache_stays_bounded_whatever_options_clients_send():
@@ -249,3 +250,21 @@ def test_every_refusal_of_the_shared_engine_has_this_games_rule():
     """The engine refuses through the game's own reasons (``Variant.reasons``), by name."""
     assert {r.name for r in sets.TrickReason} <= {r.name for r in rules.Reason}
     assert all(rules.Reason[r.name].value == r.value for r in sets.TrickReason)
+
+
+def test_refusals_and_events_speak_to_the_player():
+    try:
+        GAME.check(deal(E1), lead(1, "10D KC"))
+    except IllegalMove as error:
+        assert error.message.render("ru", 1) == "Ходить можно только с одной карты"
+    else:
+        raise AssertionError("a lead of two cards is refused")
+
+    state, events = GAME.apply(deal(E1), lead(1, "10D"))
+    more = GAME.apply(state, respond(0, "QC"))[1]
+    wire = told(GAME.info.event_types, [*events, *more], EVERY_SEAT)
+    assert [e["text"] for e in spoken(GAME.info.event_types, wire, 0, "ru", GAME.info.vocabulary)][:3] == [
+        "Место 2 ходит с десятки бубён", "Вы бьёте дамой треф", "Вы берёте взятку: 13 очков"]
+    eggs = GAME.info.event_types["hand_over"]
+    assert said(eggs, {"type": "hand_over", "seat": None}, 0, "ru", GAME.info.vocabulary) == (
+        "Игра окончена: «яйца» — очков поровну, победителя нет")

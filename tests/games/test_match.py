@@ -101,8 +101,8 @@ def test_describe_builds_the_info_from_the_declarations():
     small = deck(("A", "K"), suits=("S", "H"))
     info = base.describe(id="t", name_en="T", name_ru="Т", players=(3, 4), deck=small,
                          about_deck="4 cards: {cards}", points={CARDS["AS"]: 11}, moves={"go": "Go.", "stop": "Stop."},
-                         reasons=_Reason, events={"went": base.EventType("Went.")}, options=_Options,
-                         largest_deck=(*small, CARDS["QS"]))
+                         reasons=_Reason, events={"went": base.EventType("Went.", says=base.Saying("{seat} went"))},
+                         options=_Options, largest_deck=(*small, CARDS["QS"]))
     assert info.about_deck == "4 cards: {cards}" and info.deck_cards == ("AS", "KS", "AH", "KH")
     assert info.card_values == {"AS": 11, "KS": 0, "AH": 0, "KH": 0, "QS": 0}
     assert (info.default_players, info.move_types, info.options) == (3, ("go", "stop"), {"big": False})

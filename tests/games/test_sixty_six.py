@@ -3,17 +3,21 @@ docs/rules/sixty-six.md; test ids are the rule ids."""
 
 from __future__ import annotations
 
+import random
 from functools import partial
 
 import pytest
 
+from service.api.events import EVERY_SEAT, redacted, spoken, told
 from service.cards import CARDS, SeedStream, cards, codes
-from service.errors import InvalidMatch, InvalidState
+from service.errors import IllegalMove, InvalidMatch, InvalidState
 from service.games.base import DealSetup
 from service.games.sixty_six import SixtySix, rules, wire
 from service.games.sixty_six.rules import Claim, Close, ExchangeTrump, Play, State
 from service.games.tricks import beats
+from service.i18n.cards import Vocabulary
 from tests.games import steps
+from tests.test_sentences import faults
 
 GAME = SixtySix()
 DECK_A = cards("AH 10C KS 9D QH JC KH 9S AD 10H QS JD 9H AC KC QC JH 10S AS KD 10D QD 9C JS")
@@ -196,6 +200,65 @@ def test_legality(state, move, expected):
     listed = list(rules.candidate_moves(state, move.seat))
     if expected is None:
         assert move in listed, "a legal move is listed by legal-moves"
+
+
+def _refused(state: State, move) -> IllegalMove:
+    with pytest.raises(IllegalMove) as refused:
+        rules.check(state, move)
+    return refused.value
+
+
+@pytest.mark.parametrize(("state", "move"), [r[1:3] for r in ROWS if r[3]], ids=[r[0] for r in ROWS if r[3]])
+def test_a_refusal_is_said_to_its_mover_without_codes(state, move):
+    message = _refused(state, move).message
+    for lang in ("en", "ru"):
+        text = message.render(lang, move.seat)
+        assert not faults(text, lang), text
+
+
+@pytest.mark.parametrize(("state", "move", "english", "russian"), [
+    (OPEN, play(0, "9D"), "It is seat 2's turn", "Сейчас ходит место 2"),
+    (OPEN, play(1, "9D"), "The nine of diamonds is not in your hand", "У вас на руке нет девятки бубён"),
+    (OPEN, play(1, "KS", marriage=True), "You do not hold the queen of spades for the marriage",
+     "У вас нет дамы пик для марьяжа"),
+    (strict("QC 9H AS"), play(0, "9H"), "You must follow suit: clubs", "Надо давать карту в масть: трефы"),
+    (strict("9H AS", leader_hand="AD"), play(0, "AS"), "You have no clubs, so you must play a trump",
+     "У вас нет треф, значит, надо бить козырем"),
+    (position(hands=("9D QH JC 10H QS JD", "AH 10C KS KH 9S AD"), stock="AC KC QC 9H",
+              options={"min_stock_to_close": 5}), Close(1),
+     "You can close the stock only while it holds at least 5 cards, the face-up trump included",
+     "Закрыть колоду можно, только пока в ней не меньше пяти карт, считая открытый козырь"),
+    (OPEN, ExchangeTrump(1), "This table plays without exchanging the trump nine",
+     "За этим столом козырную девятку не меняют"),
+], ids=["not_your_turn", "card_not_in_hand", "marriage_partner_missing", "must_follow_suit", "must_trump",
+        "stock_too_small", "option_disabled"])
+def test_a_refusal_speaks_to_the_player_who_tried_the_move(state, move, english, russian):
+    message = _refused(state, move).message
+    assert (message.render("en", move.seat), message.render("ru", move.seat)) == (english, russian)
+
+
+def test_the_stock_too_small_refusal_agrees_with_its_count():
+    hands = ("9D QH JC 10H QS JD", "AH 10C KS KH 9S AD")
+    said = {n: _refused(position(hands=hands, stock="AC 9H", options={"min_stock_to_close": n}),
+                        Close(1)).message.render("ru", 1) for n in (3, 5)}
+    assert "не меньше трёх карт" in said[3] and "не меньше пяти карт" in said[5]
+
+
+def test_every_event_is_told_in_a_sentence_to_its_seat_and_to_the_others():
+    state = OPEN
+    rng = random.Random("sayings")
+    texts: dict[tuple[str, int | None], str] = {}
+    while (seat := GAME.to_move(state)) is not None:
+        state, events = GAME.apply(state, rng.choice(GAME.legal_moves(state, seat)))
+        every = told(wire.EVENTS, events, EVERY_SEAT)
+        for reader in (None, 0, 1):
+            for event in spoken(wire.EVENTS, redacted(wire.EVENTS, every, reader), reader, "ru", Vocabulary()):
+                texts.setdefault((event["type"], reader), event["text"])
+    assert all(not faults(text, "ru") for text in texts.values()), texts
+    drawn = [text for (kind, reader), text in texts.items() if kind == "card_drawn" and reader is None]
+    assert drawn and drawn[0].endswith("берёт карту из колоды")
+    assert any(text.startswith("Вы берёте взятку: ") for (kind, _), text in texts.items() if kind == "trick_won")
+    assert all(event.says is not None for event in wire.EVENTS.values())
 
 
 def test_every_reason_code_has_a_refused_row():

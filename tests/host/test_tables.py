@@ -22,6 +22,7 @@ from tests.russian import english_in
 
 TABLES = [(game, players) for game in sorted(GAMES) for players in GAMES[game].info.player_counts]
 CODE = __import__("re").compile(rb'"((?:10|[2-9JQKA])[SHDC]|JK|RJ|BJ)"')
+CYRILLIC = __import__("re").compile("[а-яё]", __import__("re").IGNORECASE)
 
 
 def settings(store: str, **changes: Any) -> HostSettings:
@@ -308,11 +309,58 @@ def test_no_stream_shows_a_card_its_seat_may_not_see(sqlite_client: Any, game: s
         for seat, events in heard.items():
             move = next(e for e in events if e["type"] == "move" and e["hand_number"] == 1
                         and e["move_number"] == number)
-            assert move["events"] == told(rules.info.event_types, caused, seat)
+            assert [unsaid(e) for e in move["events"]] == told(rules.info.event_types, caused, seat)
             may_see = visible(rules, seat, before, state) | shown(told(rules.info.event_types, caused, None),
                                                                    visible(rules, wire["seat"], before))
             for event in move["events"]:
                 assert not Counter(c.encode() for c in event.get("cards", [])) - may_see, (seat, event)
+
+
+def unsaid(event: dict[str, Any]) -> dict[str, Any]:
+    """An event without its sentence."""
+    assert isinstance(event.pop("text"), str)
+    return event
+
+
+def sentences(events: list[dict[str, Any]]) -> list[str]:
+    """Every sentence of ``events``: the table's own, and each move's game events'."""
+    return [text for e in events for text in (e["text"], *(g["text"] for g in e.get("events", [])))]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_every_event_is_said_to_its_reader_in_the_tables_language(sqlite_client: Any, lang: str) -> None:
+    """Each event has its sentence in the table's language (or the one the request asks for), said
+    to the seat reading it (the second person), to a spectator in the third; seats from 1."""
+    client = sqlite_client
+    table_id, keys, spectator = opened(client, "bura", players=3, computer_seats=[2], computer_level=1,
+                                       turn_seconds=60, lang=lang)
+    play_out(client, table_id, keys, random.Random(lang), hands=1)
+    client.post(f"/v1/tables/{table_id}/seat", headers=bearer(keys[1]), json={"computer": True})
+    you = {"en": "You ", "ru": "Вы "}[lang]
+    for key in [*keys, spectator]:
+        if key is None:
+            continue
+        events = stream(client, table_id, key)
+        said = sentences(events)
+        assert len(said) > len(events) > 5 and all(said), said
+        for text in said:
+            assert "_" not in text and "`" not in text and "{" not in text and "§" not in text, text
+            assert "seat 0" not in text.lower() and "место 0" not in text.lower(), text
+            assert not english_in(text) if lang == "ru" else not CYRILLIC.search(text), text
+        joined = [e["text"] for e in events if e["type"] == "joined"]
+        if key == spectator:
+            assert not any(text.startswith(you) for text in said)
+            assert joined == {"en": ["A player takes seat 1", "A player takes seat 2"],
+                              "ru": ["Игрок занимает место 1", "Игрок занимает место 2"]}[lang]
+        else:
+            assert any(text.startswith(you) for text in joined), joined
+    asked = {"en": "ru", "ru": "en"}[lang]
+    answer = client.get(f"/v1/tables/{table_id}/events?lang={asked}", headers=bearer(spectator))
+    assert answer.headers["Content-Language"] == asked
+    dealt = orjson.loads(next(line for line in answer.get_data().split(b"\n") if b'"dealt"' in line)[6:])
+    first = dealt["to_move"] + 1
+    assert dealt["text"] == {"en": f"Hand 1 is dealt: seat {first} moves first",
+                             "ru": f"Сдача 1: карты розданы, первый ход у места {first}"}[asked]
 
 
 def visible(rules: Any, seat: int | None, *states: Any) -> Counter[bytes]:
@@ -347,7 +395,8 @@ def test_refusals_are_wholly_russian_when_asked(sqlite_client: Any, path: str, b
     client = sqlite_client  # the request's checks are the host's, not its store's
     answer = client.post(path + "?lang=ru", json=body)
     assert answer.status_code in (404, 422) and answer.headers["Content-Language"] == "ru"
-    text = " ".join([answer.json["title"], answer.json["detail"], *(e["message"] for e in answer.json.get("errors", []))])
+    text = " ".join([answer.json["title"], answer.json["detail"], answer.json["message"],
+                     *(e["message"] for e in answer.json.get("errors", []))])
     assert not english_in(text), (english_in(text), text)
 
 
@@ -363,6 +412,10 @@ def test_every_refusal_of_the_host_has_its_russian_title() -> None:
     for refusal in refusals:
         russian = translate(refusal.title, "ru")
         assert russian != refusal.title and not english_in(russian), refusal
+        said = translate(refusal.says, "ru")  # the player's sentence: no code in either language
+        assert said != refusal.says and not english_in(said) and said.endswith("."), refusal
+        assert not any(c in refusal.says + said for c in "_`§{"), refusal
+    assert len({refusal.says for refusal in refusals}) == len(refusals)
 
 
 def test_host_openapi_yaml_is_generated_from_the_schemas() -> None:

@@ -43,7 +43,7 @@ export function face(code: string, name: string, lang: string): SVGSVGElement {
   svg.append(element("rect", { x: 1, y: 1, width: 58, height: 82, rx: 5, class: "card-face" }));
   if (suit === null) {
     svg.append(element("text", { x: 30, y: 52, "text-anchor": "middle", "font-size": 34, class: "joker" }, "★"));
-    svg.append(element("text", { x: 6, y: 16, "font-size": 11, class: "joker" }, "JK"));
+    if (lang !== "ru") svg.append(element("text", { x: 6, y: 16, "font-size": 11, class: "joker" }, "JK"));
     return svg;
   }
   const shown = lang === "ru" ? RANKS_RU[rank] ?? rank : rank;

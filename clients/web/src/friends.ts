@@ -8,7 +8,7 @@
 // move with the hand's move number, and follows the table's event stream (a ticket opens it,
 // as an EventSource sends no header), re-reading the table on every event that changes it.
 import { type GameDetail, type GameId, type Json, Service, type TableSize, type Wire, isObject } from "./api";
-import { type Seated, cardsOf, drawTable, logEvent, valueNode } from "./draw";
+import { type Seated, cardsOf, drawTable, logEvent, scoreNode } from "./draw";
 import { apiBase, byId, el, labelPage, lang, params, selectById, sha256, speak, words } from "./page";
 import { HostProblem, type Snapshot, type TableEvent, Tables, tableEvent } from "./tables";
 
@@ -374,8 +374,10 @@ async function play(at: At, move: Wire): Promise<void> {
       refusal.replaceChildren();
     } else {
       at.sent = null;
-      const { message, rule } = played.reason;
-      refusal.replaceChildren(el("strong", {}, `${words.refused}: `), message, el("small", {}, ` (${rule})`));
+      const { message, rule, code } = played.reason;
+      refusal.replaceChildren(el("strong", {}, `${words.refused}: `), message);
+      refusal.dataset["code"] = code;
+      refusal.dataset["rule"] = rule;
     }
   } catch (error) {
     at.sent = null;
@@ -518,7 +520,7 @@ function logged(at: At, event: TableEvent): void {
     case "timer_started":
       return;  // the clock shows it
     case "hand_over":
-      line(el("details", {}, el("summary", {}, words.handOverNumber(event.hand_number)), valueNode(seated(at), event.hand)));
+      line(el("details", {}, el("summary", {}, words.handOverNumber(event.hand_number)), scoreNode(seated(at), event.hand, null)));
       void scored(at, event);
       return;
     case "match_over":
@@ -557,8 +559,7 @@ async function scored(at: At, over: HandOver): Promise<void> {
   const current = seated(at);
   const result = byId("result");
   result.replaceChildren(
-    el("h2", {}, `${words.score}: ${words.hand(hand).toLowerCase()}`), valueNode(current, over.hand),
-    el("h3", {}, words.match), valueNode(current, over.match),
+    el("h2", {}, words.hand(hand)), scoreNode(current, over.hand, over.match),
     el("h3", {}, words.checks),
     el("ul", { class: "checks" }, ...checks.map(([said, ok]) => el("li", { class: ok ? "ok" : "failed" }, `${ok ? "✓" : "✗"} ${said}`))),
   );

@@ -4,10 +4,11 @@
 // (`sealed/computer-move`); the person's seat follows every move through its own events.
 // An address whose fragment names a table (`#table=…`) is a table of several people instead
 // (friends.ts), which the setup's "Play with friends" opens.
-import { type GameDetail, type GameId, type Json, type Listing, type Moved, type Refusal, Service, type Wire, isObject, isTableSize } from "./api";
-import { type Seated, cardsOf, drawTable, logEvent, moveLabel, valueNode } from "./draw";
+import { type GameDetail, type GameId, type Json, type Listing, type Moved, type Refusal, Service, ServiceError, type Wire, isObject, isTableSize } from "./api";
+import { type Seated, cardsOf, drawTable, logEvent, moveLabel, scoreNode } from "./draw";
 import { atTable, offerFriends, tableLink } from "./friends";
 import { apiBase, byId, el, labelPage, lang, params, selectById, sha256, sleep, words } from "./page";
+import { number } from "./words";
 
 /** Milliseconds the computer may think a move, and between two of its shown events (a test asks for less). */
 const budgetMs = Number(params.get("budget") ?? 200);
@@ -137,18 +138,21 @@ async function chooseGame(id: string, ids: string[]): Promise<void> {
   renderOptions(detail);
 }
 
+/** The game's options, each said as the game's description says it: a choice by its sentence, a
+ * switch by what it turns on, a number by what it counts. */
 function renderOptions(detail: GameDetail): void {
   const form = byId("options");
   form.replaceChildren(el("legend", {}, words.options));
   for (const [name, value] of Object.entries(detail.options)) {
     if (name === "players") continue;  // the table size, chosen above (Bura's options repeat it)
     const text = detail.descriptions.options[name];
-    const label = el("label", { title: text?.description ?? "" }, text?.description ?? name);
+    const said = text?.description ?? "";
+    const label = el("label", {}, said);
     const choices = Object.entries(text?.choices ?? {});
     let input: HTMLInputElement | HTMLSelectElement;
     if (choices.length) {
       input = el("select", { name });
-      for (const [choice, said] of choices) input.append(el("option", { value: choice, title: said }, `${choice}: ${said}`));
+      for (const [choice, chosenSaid] of choices) input.append(el("option", { value: choice }, chosenSaid));
       input.value = String(value);
     } else if (typeof value === "boolean") {
       input = el("input", { type: "checkbox", name });
@@ -156,8 +160,10 @@ function renderOptions(detail: GameDetail): void {
     } else {
       input = el("input", { type: "number", name, value: String(value) });
     }
-    form.append(el("div", { class: "option" }, input, label));
-    label.prepend(input);
+    const row = el("div", { class: "option" }, label);
+    if (input instanceof HTMLSelectElement) label.append(input);
+    else label.prepend(input);
+    form.append(row);
   }
 }
 
@@ -249,7 +255,9 @@ async function move(current: Table, chosenMove: Wire): Promise<void> {
   }
   const refusal = byId("refusal");
   if ("code" in answer) {
-    refusal.replaceChildren(el("strong", {}, `${words.refused}: `), answer.message, el("small", {}, ` (${answer.rule})`));
+    refusal.replaceChildren(el("strong", {}, `${words.refused}: `), answer.message);
+    refusal.dataset["code"] = answer.code;
+    refusal.dataset["rule"] = answer.rule;
     waiting("your-turn");
     return;
   }
@@ -270,7 +278,7 @@ async function hint(): Promise<void> {
   const list = el("ol", {});
   for (const candidate of candidates) {
     list.append(el("li", {}, moveLabel(seated(current), candidate.move), " — ",
-                   candidate.value === null ? "…" : candidate.value.toFixed(2)));
+                   candidate.value === null ? "…" : number(candidate.value, lang, 2)));
   }
   byId("hints").replaceChildren(el("h3", {}, words.hintTitle), list);
 }
@@ -290,8 +298,7 @@ async function finish(current: Table): Promise<void> {
   checks.push([words.record, JSON.stringify(again["hand"]) === JSON.stringify(scored["hand"])]);
   const result = byId("result");
   result.replaceChildren(
-    el("h2", {}, words.score), valueNode(seated(current), scored["hand"] ?? null),
-    el("h3", {}, words.match), valueNode(seated(current), scored["match"] ?? null),
+    scoreNode(seated(current), scored["hand"] ?? null, scored["match"] ?? null),
     el("h3", {}, words.checks),
     el("ul", { class: "checks" }, ...checks.map(([said, ok]) => el("li", { class: ok ? "ok" : "failed" }, `${ok ? "✓" : "✗"} ${said}`))),
   );
@@ -325,7 +332,11 @@ async function render(current: Table, listing: Listing): Promise<void> {
 }
 
 window.addEventListener("unhandledrejection", (event) => {
-  byId("refusal").textContent = `${words.error}: ${String(event.reason)}`;
+  const reason: unknown = event.reason;
+  // a problem of the service's: its sentence for a person (`message`), never its codes
+  const problem = reason instanceof ServiceError && isObject(reason.problem) ? reason.problem : null;
+  const said = problem !== null && typeof problem["message"] === "string" ? problem["message"] : String(reason);
+  byId("refusal").textContent = `${words.error}: ${said}`;
 });
 void start();
 

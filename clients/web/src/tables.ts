@@ -242,7 +242,9 @@ async function problem(response: Response): Promise<HostProblem> {
   const type = isText(known["type"]) ? known["type"] : "";
   const errors = Array.isArray(known["errors"]) ? known["errors"] : [];
   const pointers = errors.flatMap((item) => isObject(item) && isText(item["pointer"]) ? [item["pointer"]] : []);
-  return new HostProblem(response.status, type.split(":").pop() ?? "", isText(known["detail"]) ? known["detail"] : "", pointers);
+  // the sentence for a person (`message`), else the developer's (`detail`)
+  const said = isText(known["message"]) ? known["message"] : isText(known["detail"]) ? known["detail"] : "";
+  return new HostProblem(response.status, type.split(":").pop() ?? "", said, pointers);
 }
 
 export class Tables {

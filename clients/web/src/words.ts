@@ -5,6 +5,26 @@ import type { Count, Unmet } from "./families";
 
 export type Lang = "en" | "ru";
 
+/** ``n`` and its noun in the form the language's plural rules give it (Intl.PluralRules), the
+ * number in the language's own writing (Intl.NumberFormat): "1 card", «2 карты», «5 карт». */
+export function counted(n: number, lang: Lang, forms: [string, string] | [string, string, string]): string {
+  const rule = new Intl.PluralRules(lang).select(n);
+  const form = lang === "ru" ? (rule === "one" ? forms[0] : rule === "few" ? forms[1] : forms[2] ?? forms[1]) : (rule === "one" ? forms[0] : forms[1]);
+  return `${number(n, lang)} ${form}`;
+}
+
+/** ``n`` written as the language writes numbers (a decimal comma in Russian). */
+export function number(n: number, lang: Lang, digits?: number): string {
+  const options: Intl.NumberFormatOptions = digits === undefined ? {} : { minimumFractionDigits: digits, maximumFractionDigits: digits };
+  return new Intl.NumberFormat(lang, options).format(n);
+}
+
+const capital = (said: string): string => said.charAt(0).toUpperCase() + said.slice(1);
+const EN_RANKS: Record<string, string> = { A: "aces", K: "kings", Q: "queens", J: "jacks", "10": "tens", "9": "nines", "8": "eights",
+  "7": "sevens", "6": "sixes", "5": "fives", "4": "fours", "3": "threes", "2": "twos" };
+const RU_RANKS: Record<string, string> = { A: "тузы", K: "короли", Q: "дамы", J: "валеты", "10": "десятки", "9": "девятки",
+  "8": "восьмёрки", "7": "семёрки", "6": "шестёрки", "5": "пятёрки", "4": "четвёрки", "3": "тройки", "2": "двойки" };
+
 const EN = {
   title: "Card table",
   game: "Game",
@@ -82,9 +102,42 @@ const EN = {
   dealt: (n: number) => `Hand ${n} is dealt`,
   handOverNumber: (n: number) => `Hand ${n} is over`,
   closedIdle: "The table was closed: nobody played for a long time",
-  cards: (n: number) => `${n} cards`,
+  cards: (n: number) => counted(n, "en", ["card", "cards"]),
   backOf: (seat: number) => `a card of seat ${seat + 1}`,
   stock: "Stock",
+  team: (n: number) => `Team ${n + 1}`,
+  dealer: "dealer",
+  toPlay: "to play",
+  trump: "Trump",
+  turnedTrump: "Turned trump",
+  turnedForTrump: "Turned for the trump",
+  pile: "Discard pile",
+  trick: "Trick",
+  lastTrick: "Last trick",
+  takes: (name: string) => `${name} takes it so far`,
+  beat: "beats",
+  faceDown: "face down",
+  redThrees: "Red threes",
+  melds: "Melds",
+  declared: "Declared",
+  scoreboard: "Score",
+  who: "Who",
+  total: "Total",
+  winner: "won",
+  sittingOut: "sits out this hand",
+  pileCards: (n: number) => counted(n, "en", ["card", "cards"]) + " in the pile",
+  stockCards: (n: number) => counted(n, "en", ["card", "cards"]) + " in the stock",
+  stockClosed: (you: boolean, name: string) => you ? "You closed the stock." : `${name} closed the stock.`,
+  pileFrozen: "The discard pile is frozen.",
+  queenLost: (team: string) => `${team} lost the queen of clubs.`,
+  trumpNamedBy: (you: boolean, name: string) => you ? "You named the trump." : `${name} named the trump.`,
+  beziqueJack: (card: string) => `The bezique jack is the ${card}.`,
+  receivedTrump: (card: string) => `The trump your partner gave you: the ${card}.`,
+  firstTo66: (you: boolean, name: string) => you ? "You reached 66 first." : `${name} reached 66 first.`,
+  withMarriage: "with a marriage",
+  byLast: "by the last card",
+  modes: { beat: "to beat", discard: "to throw off" } as Record<string, string>,
+  ranks: EN_RANKS,
   error: "The service did not answer as expected",
   yes: "yes",
   no: "no",
@@ -92,7 +145,7 @@ const EN = {
   play: "Play it",
   topGroup: (key: string) => `${key}, with the pile's top card`,
   group: (key: string) => `Group ${key}`,
-  meld: (key: string) => key === "W" ? "Wild cards" : `Rank ${key}`,
+  meld: (key: string) => key === "W" ? "Wild cards" : capital(EN_RANKS[key] ?? key),
   counts: {
     naturals: "naturals", twos: "2s", jokers: "jokers", hand: "from the hand", wild: "wild cards as", table: "from the table",
   } as Record<Count["kind"], string>,
@@ -191,9 +244,42 @@ const RU: typeof EN = {
   dealt: (n) => `Сдача ${n}: карты розданы`,
   handOverNumber: (n) => `Сдача ${n} сыграна`,
   closedIdle: "Стол закрыт: долго никто не играл",
-  cards: (n) => `карт: ${n}`,
+  cards: (n) => counted(n, "ru", ["карта", "карты", "карт"]),
   backOf: (seat) => `карта места ${seat + 1}`,
   stock: "Колода",
+  team: (n) => `Команда ${n + 1}`,
+  dealer: "сдающий",
+  toPlay: "ход",
+  trump: "Козырь",
+  turnedTrump: "Открытый козырь",
+  turnedForTrump: "Открыты при выборе козыря",
+  pile: "Сброс",
+  trick: "Взятка",
+  lastTrick: "Последняя взятка",
+  takes: (name) => `Пока берёт: ${name.toLowerCase() === "вы" ? "вы" : name}`,
+  beat: "бьёт",
+  faceDown: "рубашкой вверх",
+  redThrees: "Красные тройки",
+  melds: "Выкладки",
+  declared: "Показки",
+  scoreboard: "Счёт",
+  who: "Кто",
+  total: "Итого",
+  winner: "выигрыш",
+  sittingOut: "в этой сдаче не играет",
+  pileCards: (n) => `в сбросе ${counted(n, "ru", ["карта", "карты", "карт"])}`,
+  stockCards: (n) => `в колоде ${counted(n, "ru", ["карта", "карты", "карт"])}`,
+  stockClosed: (you, name) => you ? "Вы закрыли колоду." : `${name} закрыло колоду.`,
+  pileFrozen: "Сброс заморожен.",
+  queenLost: (team) => `${team} потеряла даму треф.`,
+  trumpNamedBy: (you, name) => you ? "Козыря назначили вы." : `Козыря назначило ${name.toLowerCase()}.`,
+  beziqueJack: (card) => `Безиковый валет — ${card}.`,
+  receivedTrump: (card) => `Партнёр отдал вам козыря: ${card}.`,
+  firstTo66: (you, name) => you ? "Вы первыми набрали 66." : `${name} первым набрало 66.`,
+  withMarriage: "с марьяжем",
+  byLast: "по последней",
+  modes: { beat: "бить", discard: "сбросить" },
+  ranks: RU_RANKS,
   error: "Сервис ответил не так, как ожидалось",
   yes: "да",
   no: "нет",
@@ -201,7 +287,7 @@ const RU: typeof EN = {
   play: "Сыграть",
   topGroup: (key) => `${key}, с верхней картой сброса`,
   group: (key) => `Группа ${key}`,
-  meld: (key) => key === "W" ? "Джокеры и двойки" : `Достоинство ${key}`,
+  meld: (key) => key === "W" ? "Джокеры и двойки" : capital(RU_RANKS[key] ?? key),
   counts: {
     naturals: "простых", twos: "двоек", jokers: "джокеров", hand: "с руки", wild: "инфузорок вместо", table: "со стола",
   },
@@ -232,8 +318,8 @@ const FIELDS: Record<Lang, Record<string, string>> = {
     trick: "Trick", trump: "Trump", trump_suit: "Trump", trump_card: "Turned trump", stock_size: "Stock",
     undealt_size: "Undealt", pile: "Discard pile", melds: "Melds", points: "Points", card_points: "Card points",
     won: "Won", won_sizes: "Cards won", tricks_won: "Tricks won", marriages: "Marriages", exposed: "Declared",
-    red_threes: "Red threes", side_scores: "Scores", hand_sizes: "Cards in hand", phase: "Phase",
-    bonus_points: "Bonus points", scores: "Scores", turned: "Turned", teams: "Teams",
+    red_threes: "Red threes", side_scores: "Match score", hand_sizes: "Cards in hand", phase: "Phase",
+    bonus_points: "Bonus points", scores: "Points", turned: "Turned", teams: "Teams",
     leader: "On lead", first_leader: "First lead", tricks_played: "Tricks played", stock_closed_by: "Stock closed by",
     first_to_66: "First to 66", claimed_by: "Claimed by", trick_winner: "Trick won by", decl_counts: "Declarations",
     bezique_jack: "Bezique jack", turn: "To play", has_melded: "Has melded", pile_frozen: "Pile frozen",
@@ -241,13 +327,18 @@ const FIELDS: Record<Lang, Record<string, string>> = {
     winning_seat: "Winning", winning_set: "Winning cards", seat: "Seat", card: "Card", cards: "Cards", suit: "Suit",
     rank: "Rank", credited: "Counted", id: "No.", tags: "Declared as", as: "Stands for", count: "Count",
     kind: "Kind", key: "Rank", plays: "Plays", size: "Size", face_down: "Face down", beat: "Beaten",
+    game_points: "Game points", party_score: "Games", tricks: "Tricks", marriage_points: "Marriages",
+    match_scores: "Games won", penalties: "Penalty points", pairs_opened_this_hand: "Pairs opened this hand",
+    pairs_opened: "Pairs opened", pairs_left: "Pairs left", totals: "Total", meld_points: "Melds",
+    canasta_bonus: "Canastas", red_three_points: "Red threes", going_out_bonus: "Going out", hand_penalty: "Cards in hand",
+    total: "Total", next_minimums: "Next first meld",
   },
   ru: {
     trick: "Взятка", trump: "Козырь", trump_suit: "Козырь", trump_card: "Открытый козырь", stock_size: "Колода",
     undealt_size: "Не сдано", pile: "Сброс", melds: "Выкладки", points: "Очки", card_points: "Очки в картах",
     won: "Взятки", won_sizes: "Карт во взятках", tricks_won: "Взятки", marriages: "Марьяжи", exposed: "Показки",
-    red_threes: "Красные тройки", side_scores: "Счёт", hand_sizes: "Карт на руках", phase: "Фаза",
-    bonus_points: "Премии", scores: "Счёт", turned: "Открытые", teams: "Команды",
+    red_threes: "Красные тройки", side_scores: "Счёт партии", hand_sizes: "Карт на руках", phase: "Фаза",
+    bonus_points: "Премии", scores: "Очки", turned: "Открытые", teams: "Команды",
     leader: "Ходит первым", first_leader: "Первый ход", tricks_played: "Сыграно взяток", stock_closed_by: "Колоду закрыл",
     first_to_66: "Первым набрал 66", claimed_by: "Остановил игру", trick_winner: "Взятку взял", decl_counts: "Показки",
     bezique_jack: "Безиковый валет", turn: "Ходит", has_melded: "Выложился", pile_frozen: "Сброс заморожен",
@@ -255,9 +346,15 @@ const FIELDS: Record<Lang, Record<string, string>> = {
     winning_seat: "Берёт", winning_set: "Старшие карты", seat: "Место", card: "Карта", cards: "Карты", suit: "Масть",
     rank: "Достоинство", credited: "Засчитан", id: "№", tags: "Объявлена как", as: "Заменяет", count: "Количество",
     kind: "Вид", key: "Достоинство", plays: "Ходы", size: "Размер", face_down: "Рубашкой вверх", beat: "Побита",
+    game_points: "Очки в партию", party_score: "Счёт партии", tricks: "Взятки", marriage_points: "За марьяжи",
+    match_scores: "Выиграно игр", penalties: "Штрафные очки", pairs_opened_this_hand: "Открыто пар за сдачу",
+    pairs_opened: "Открыто пар", pairs_left: "Осталось пар", totals: "Всего", meld_points: "Выкладки",
+    canasta_bonus: "Канасты", red_three_points: "Красные тройки", going_out_bonus: "Окончание", hand_penalty: "Карты на руке",
+    total: "Итого", next_minimums: "Первая выкладка от",
   },
 };
 
-export function fieldName(field: string, lang: Lang): string {
-  return FIELDS[lang][field] ?? field.replaceAll("_", " ");
+/** A field's name, or null for a field the page has no word for (it is then not shown). */
+export function fieldName(field: string, lang: Lang): string | null {
+  return FIELDS[lang][field] ?? null;
 }

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from service.cards import DeckSource
+from service.cards import JOKER_CODE, DeckSource
 from service.errors import HandNotFinished, InvalidMatch
 from service.games.base import DealSetup, MeldingGame, MeldingRules, Wire, describe
 from service.games.bezique import listing, play, rules, scoring, wire
@@ -11,13 +11,19 @@ from service.games.bezique.rules import Move, Options, State
 from service.games.bezique.schemas import SCHEMAS
 from service.games.bezique.scoring import MatchStanding
 from service.games.match import MatchRules
+from service.i18n.cards import Vocabulary
+
+VOCABULARY = Vocabulary(ranks_ru={
+    JOKER_CODE: ("инфузорка", "инфузорки", "инфузорке", "инфузорку", "инфузоркой", "инфузорке"),
+})
+"""The joker is «инфузорка» in this game (the seed text's word); in English it stays the joker."""
 
 INFO = describe(
     id="bezique", name_en="Bezique", name_ru="Безик", players=(2, 3, 4), deck=rules.full_deck(Options()),
-    about_deck="8 or 10 packs of A 10 K Q J in each suit, three nines of each suit and two wild cards "
-               "(JK): 174 or 214 cards (172 or 212 without the wild cards)",
+    about_deck="Eight or ten packs, each of the ace, ten, king, queen and jack of every suit, with three "
+               "nines of each suit and two jokers: 174 or 214 cards, or 172 or 212 without the jokers.",
     points={}, largest_deck=wire.LARGEST, moves=wire.MOVES.docs, reasons=rules.Reason, options=Options,
-    events=wire.EVENTS,
+    events=wire.EVENTS, vocabulary=VOCABULARY,
 )
 MATCH_RULES = MatchRules(over_with=("winner",))
 """§7.3: a match goes on while no seat has the top total at the target alone."""

@@ -18,11 +18,11 @@ from typing import ClassVar, NamedTuple, NoReturn
 
 from service.cards import CARDS, JOKER, SUITS, Card, DeckSource, deck
 from service.games import base
-from service.games.base import option, refuse
+from service.games.base import option, refuse, refuse_counted
 from service.games.bezique import declarations as decl
 from service.games.bezique.declarations import IDENTITIES, KINDS, LADDERED
 from service.games.seating import active_seats, left_of
-from service.i18n.text import Rank
+from service.i18n.text import Rank, Seat
 
 HAND_SIZE = 18
 PACK_RANKS = ("A", "10", "K", "Q", "J")
@@ -69,36 +69,39 @@ class Phase(StrEnum):
 class Options:
     """§8; every option may be omitted and takes its default."""
 
-    packs: int = option(8, "Number of 20-card packs shuffled together (§2.1).", choices={
-        8: "Eight packs: 174 cards with the nines and wild cards.",
-        10: "Ten packs: 214 cards with the nines and wild cards.",
+    packs: int = option(8, "How many packs of twenty cards are shuffled together.", choices={
+        8: "Eight packs: 174 cards with the nines and the jokers.",
+        10: "Ten packs: 214 cards with the nines and the jokers.",
     })
     dealer_plays_at_three: bool = option(
-        False, "With 3 seats, the dealer plays too (three active players, the 55th card turned) (§2.3).")
-    deal_packet_size: int = option(3, "Cards given at a time when dealing (§3).", choices={
+        False, "With three players at the table, the dealer plays too: three hands are dealt and the 55th "
+               "card is turned up.")
+    deal_packet_size: int = option(3, "How many cards the dealer gives at a time.", choices={
         1: "One card at a time.",
-        3: "Packets of three cards.",
-        18: "The whole hand of 18 cards at once.",
+        3: "Three cards at a time.",
+        18: "The whole hand of eighteen cards at once.",
     })
-    ten_rank: str = option("high", "Where the ten ranks in its suit (§2.2).", choices={
-        "high": "Next below the ace: A 10 K Q J 9.",
-        "low": "Below the jack: A K Q J 10 9.",
+    ten_rank: str = option("high", "Where the ten ranks in its suit.", choices={
+        "high": "Just below the ace: ace, ten, king, queen, jack, nine.",
+        "low": "Just below the jack: ace, king, queen, jack, ten, nine.",
     })
-    wild_cards: int = option(2, "Wild cards (`JK`) in the deck (§2.1).", choices={
-        0: "No wild cards: 172 or 212 cards.",
-        2: "Two wild cards, each standing for any card.",
+    wild_cards: int = option(2, "How many jokers are in the deck.", choices={
+        0: "No jokers: 172 or 212 cards.",
+        2: "Two jokers, each standing for any ace, ten, king, queen, jack or nine its holder names.",
     })
     declaration_spacing: str = option(
-        "per_trick", "How often a player may declare: \"two announcements are not made in a row\" (§4.3).",
+        "per_trick", "How often a player may declare.",
         choices={
-            "per_trick": "One declaration (or pass) for each trick won.",
-            "not_consecutive": "No declaring after a trick if the player declared after the one before.",
+            "per_trick": "After every trick won, one declaration or a pass.",
+            "not_consecutive": "Never two declarations in a row: a player who declared after one trick does "
+                               "not declare after the next.",
         })
     brisque_value: int = option(
-        0, "Points for each natural ace and ten won in tricks; 0: none (§7.2).", within=(0, 1000))
-    last_trick_bonus: int = option(0, "Points for winning the final trick (§7.2).", within=(0, 100_000))
-    exchange_points: int = option(0, "Points for exchanging the trump nine (§4.4).", within=(0, 1000))
-    target_score: int = option(1000, "The match is played to this total (§7.3).", within=(1, 10_000_000))
+        0, "Points for each ace and each ten taken in tricks, jokers aside; 0 counts none.", within=(0, 1000))
+    last_trick_bonus: int = option(0, "Points for taking the last trick.", within=(0, 100_000))
+    exchange_points: int = option(
+        0, "Points for exchanging the trump nine for the turned trump card.", within=(0, 1000))
+    target_score: int = option(1000, "The match is played to this many points.", within=(1, 10_000_000))
 
 
 def full_deck(options: Options) -> tuple[Card, ...]:
@@ -268,7 +271,7 @@ def deal_from(cards: tuple[Card, ...], *, seats: int, dealer: int, options: Opti
 def check(state: State, move: Move) -> None:
     """The one place legality is decided; raises ``IllegalMove`` with the rule."""
     if state.finished:
-        refuse(Reason.HAND_FINISHED, "the hand is over")
+        refuse(Reason.HAND_FINISHED, "the hand is over: there are no more moves")
     if isinstance(move, Play):
         _check_play(state, move)
     elif isinstance(move, ExchangeTrump):
@@ -281,27 +284,31 @@ def check(state: State, move: Move) -> None:
 
 def _check_play(state: State, move: Play) -> None:
     if state.phase not in (Phase.LEAD, Phase.FOLLOW):
-        refuse(Reason.WRONG_PHASE, "no card is played in the declare phase")
+        if move.seat == state.trick_winner:
+            refuse(Reason.WRONG_PHASE, "you have just won the trick: declare or pass before playing a card")
+        refuse(Reason.WRONG_PHASE, "{seat} has just won the trick and declares or passes first",
+               seat=Seat(state.trick_winner))
     if move.seat != state.to_move:
-        refuse(Reason.NOT_YOUR_TURN, "seat {seat} is to play", seat=state.to_move)
+        refuse(Reason.NOT_YOUR_TURN, "it is {seat}'s turn to play", seat=Seat(state.to_move))
     if move.exposed_id is not None:
         if exposed_card(state, move.seat, move.exposed_id) is None:
-            refuse(Reason.CARD_NOT_IN_HAND, "seat {seat} has no exposed card {id}", seat=move.seat,
-                   id=move.exposed_id)
+            refuse(Reason.CARD_NOT_IN_HAND, "you have no such card shown on the table", id=move.exposed_id)
         if move.as_ is not None:
-            refuse(Reason.IDENTITY_NOT_ALLOWED, "an exposed card keeps the identity it was shown as")
+            refuse(Reason.IDENTITY_NOT_ALLOWED,
+                   "a card from the table plays as the card it was shown as: it cannot be named anew")
         return
     if move.card not in state.hands[move.seat]:
-        refuse(Reason.CARD_NOT_IN_HAND, "the {card} is not in seat {seat}'s hand", card=move.card,
-               seat=move.seat)
+        refuse(Reason.CARD_NOT_IN_HAND, "you do not hold {card}", card=move.card)
     _check_identity(move.card, move.as_)
 
 
 def _check_identity(card: Card | None, as_: Card | None) -> None:
     if card is JOKER and as_ not in IDENTITY_SET:
-        refuse(Reason.JK_NEEDS_IDENTITY, "a wild card needs `as`: one of A 10 K Q J 9 of a suit")
+        refuse(Reason.JK_NEEDS_IDENTITY,
+               "name the card the joker stands for: an ace, a ten, a king, a queen, a jack or a nine "
+               "of a suit")
     if card is not JOKER and as_ is not None:
-        refuse(Reason.IDENTITY_NOT_ALLOWED, "the {card} is no wild card: it takes no `as`", card=card)
+        refuse(Reason.IDENTITY_NOT_ALLOWED, "only a joker is named as another card, not {card}", card=card)
 
 
 def exposed_card(state: State, seat: int, exposed_id: int) -> Exposed | None:
@@ -311,25 +318,28 @@ def exposed_card(state: State, seat: int, exposed_id: int) -> Exposed | None:
 def _check_window(state: State, seat: int, *, declaring: bool) -> None:
     """§4.3 checks 2-3: the trick winner, once, before the draw."""
     if state.declared_in_window and state.phase == Phase.LEAD and seat == state.leader:
-        refuse(Reason.ALREADY_DECLARED, "one declaration or pass per trick won")
+        refuse(Reason.ALREADY_DECLARED, "you have already declared or passed for this trick")
     if state.phase != Phase.DECLARE or seat != state.trick_winner:
         refuse(Reason.NOT_DECLARATION_WINDOW,
-               "only the winner of the trick just won declares, before the draw")
+               "you may declare or pass only just after winning a trick, before the cards are drawn")
     last = state.last_declared_after_trick[seat]
     spaced = state.options.declaration_spacing == "not_consecutive"
     if declaring and spaced and last == state.tricks_played - 1:
-        refuse(Reason.DECLARED_LAST_TRICK, "this seat declared after the previous trick")
+        refuse(Reason.DECLARED_LAST_TRICK,
+               "you declared after the previous trick, and two declarations are not made in a row")
 
 
 def _check_declaration(state: State, move: Declare) -> None:
     if move.declaration not in KINDS:
-        refuse(Reason.UNKNOWN_KIND, "`{kind}` is not a declaration of §4.5", kind=move.declaration)
+        refuse(Reason.UNKNOWN_KIND, "there is no such declaration in this game", kind=move.declaration)
     rule = decl.rules_for(state.trump_suit)[move.declaration]
-    if move.multiplicity < 1 or (rule.extra and move.multiplicity != 1):
-        refuse(Reason.BAD_MULTIPLICITY, "multiplicity is at least 1, and 1 for an extra card")
+    if move.multiplicity < 1:
+        refuse(Reason.BAD_MULTIPLICITY, "a declaration is made at least once: single, double and so on")
+    if rule.extra and move.multiplicity != 1:
+        refuse(Reason.BAD_MULTIPLICITY, "a card added to four already shown is declared singly")
     table = _check_held(state, move)
     if not move.from_hand:
-        refuse(Reason.NEEDS_CARD_FROM_HAND, "a declaration puts at least one card from the hand")
+        refuse(Reason.NEEDS_CARD_FROM_HAND, "lay at least one card from your hand in the declaration")
     family = decl.KINDS_OF_FAMILY[rule.family]
     if any(e.tags & family for e in table):
         _refuse_family(rule.family)
@@ -337,18 +347,26 @@ def _check_declaration(state: State, move: Declare) -> None:
     if rule.extra:
         _check_extra(state, move, identities)
     elif not decl.is_sets(rule, identities, move.multiplicity):
-        refuse(Reason.INVALID_COMBINATION, "these cards are not {count} × `{kind}`", count=move.multiplicity,
-               kind=move.declaration)
+        if move.multiplicity == 1:
+            refuse(Reason.INVALID_COMBINATION,
+                   "these cards do not make this declaration: a card is missing or left over",
+                   kind=move.declaration)
+        refuse_counted(Reason.INVALID_COMBINATION,
+                       "these cards do not make {count} such declaration: a card is missing or left over",
+                       "these cards do not make {count} such declarations: a card is missing or left over",
+                       count=move.multiplicity, kind=move.declaration)
 
 
 def _refuse_family(family: str) -> NoReturn:
     """§4.3.7, one message per family: ``bezique``, ``royal`` and the fours (``fourA``...)."""
     if family == "bezique":
-        refuse(Reason.CARD_ALREADY_USED_IN_FAMILY, "a table card has already scored in a bezique")
+        refuse(Reason.CARD_ALREADY_USED_IN_FAMILY,
+               "one of your cards on the table has already scored in a bezique")
     if family == "royal":
         refuse(Reason.CARD_ALREADY_USED_IN_FAMILY,
-               "a table card has already scored in a trump marriage or quint")
-    refuse(Reason.CARD_ALREADY_USED_IN_FAMILY, "a table card has already scored in four {rank}s",
+               "one of your cards on the table has already scored in a trump marriage or a trump quint")
+    refuse(Reason.CARD_ALREADY_USED_IN_FAMILY,
+           "one of your cards on the table has already scored in a declaration of four {rank}s",
            rank=Rank(family.removeprefix("four")))
 
 
@@ -357,12 +375,11 @@ def _check_held(state: State, move: Declare) -> list[Exposed]:
     each once; answers the table cards."""
     missing = Counter(card for card, _ in move.from_hand) - Counter(state.hands[move.seat])
     if missing:
-        refuse(Reason.CARD_NOT_IN_HAND, "not in seat {seat}'s hand: {cards}", seat=move.seat,
-               cards=tuple(missing))
+        refuse(Reason.CARD_NOT_IN_HAND, "your hand is short of {cards}", cards=tuple(missing))
     table = [exposed_card(state, move.seat, i) for i in move.from_table]
     if None in table or len(set(move.from_table)) != len(move.from_table):
         refuse(Reason.CARD_NOT_IN_HAND,
-               "from_table lists ids that are not seat {seat}'s exposed cards, once each", seat=move.seat)
+               "you name a card on the table that is not yours, or one of yours twice")
     for card, as_ in move.from_hand:
         _check_identity(card, as_)
     return [e for e in table if e is not None]
@@ -371,10 +388,11 @@ def _check_held(state: State, move: Declare) -> list[Exposed]:
 def _check_extra(state: State, move: Declare, identities: list[Card]) -> None:
     wanted = decl.category(move.declaration, state.trump_suit)
     if move.from_table or identities != [wanted]:
-        refuse(Reason.INVALID_COMBINATION, "an extra card is one {card} from the hand", card=wanted)
+        refuse(Reason.INVALID_COMBINATION,
+               "to add to four already shown, lay just one card from your hand: {card}", card=wanted)
     if extra_count(state, move.seat, move.declaration) < 4:
         refuse(Reason.EXTRA_NEEDS_FOUR_EXPOSED,
-               "fewer than four of the {card} are shown in the four or its extras", card=wanted)
+               "{card} is added only to four like it that you have already declared", card=wanted)
 
 
 def extra_count(state: State, seat: int, kind: str) -> int:
@@ -387,12 +405,13 @@ def _check_exchange(state: State, seat: int) -> None:
     about_to_lead = (state.phase == Phase.DECLARE and seat == state.trick_winner) or (
         state.phase == Phase.LEAD and seat == state.leader)
     if not about_to_lead:
-        refuse(Reason.NOT_ON_MOVE, "only the player about to lead may exchange")
+        refuse(Reason.NOT_ON_MOVE, "you may exchange the trump nine only when it is your lead")
     trump_card = state.trump_card
     if trump_card is None:
-        refuse(Reason.NO_TRUMP_CARD, "the turned trump card has been drawn")
+        refuse(Reason.NO_TRUMP_CARD, "the turned trump card has already been drawn from the stock")
     if trump_card.rank == "9":
-        refuse(Reason.TRUMP_CARD_IS_NINE, "the turned card is already a nine")
+        refuse(Reason.TRUMP_CARD_IS_NINE,
+               "the turned trump card is a nine itself: there is nothing to exchange")
     nine = CARDS["9" + state.trump_suit]
     if nine not in state.hands[seat]:
-        refuse(Reason.NO_TRUMP_NINE, "seat {seat} holds no {card}", seat=seat, card=nine)
+        refuse(Reason.NO_TRUMP_NINE, "you do not hold {card}", card=nine)

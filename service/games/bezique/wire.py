@@ -16,7 +16,7 @@ from marshmallow import fields
 
 from service.cards import JOKER, SUITS, Card, codes
 from service.errors import FieldError, SchemaViolation
-from service.games.base import STATUS, EventType, Wire, WireForm
+from service.games.base import STATUS, EventType, Saying, Wire, WireForm
 from service.games.bezique import consistency, rules
 from service.games.bezique import declarations as decl
 from service.games.bezique.consistency import require
@@ -163,60 +163,97 @@ HAND_CARD = HandCard(WIRE.schema("HandCard", {
 }))
 
 MOVES = WIRE.moves_of({
-    Play: ("Play a card: from the concealed hand (`cards`), or an exposed card by its id "
-           "(`exposed_id`); exactly one of the two (§4.2).", {
+    Play: ("Play a card to the trick: one from the hand, or one of the cards already shown on the table. "
+           "A joker from the hand is played as the card its player names.", {
         "cards": field(Maybe(CARD_IN_LIST), attr="card", optional=True, sometimes=True),
         "as": field(Maybe(CARD), _IDENTITY_NOTE, attr="as_", optional=True, sometimes=True),
         "exposed_id": field(EXPOSED_ID, optional=True, sometimes=True),
     }),
-    Declare: ("Declare a combination (a pokazka) after winning a trick (§4.3).", {
+    Declare: ("Declare a combination after winning a trick: its cards from the hand are laid face up on "
+              "the table, and cards already shown may count again in a combination of another kind.", {
         "kind": field(OneOf(KINDS), attr="declaration"),
-        "multiplicity": field(Int(1, HAND_SIZE), "how many sets: 2 is a double pokazka", default=1),
+        "multiplicity": field(Int(1, HAND_SIZE), "how many sets: 2 is a double declaration", default=1),
         "from_hand": field(ListOf(HAND_CARD, 0, HAND_SIZE)),
         "from_table": field(ListOf(EXPOSED_ID, 0, HAND_SIZE), "ids of the seat's exposed cards used again",
                             default=[]),
     }),
-    Pass: ("Declare nothing for the trick just won; the draw follows (§4.4).", {}),
-    ExchangeTrump: ("Exchange the trump nine for the turned trump card (§4.4).", {}),
+    Pass: ("Declare nothing after the trick just won; then everyone draws from the stock.", {}),
+    ExchangeTrump: ("Exchange the trump nine from the hand for the turned trump card.", {}),
 })
 
 KIND_TEXTS = {
-    "bezique": N_("bezique: the trump queen and the bezique jack"),
-    "trump_quint": N_("trump quint: A 10 K Q J of trumps"),
-    "trump_marriage": N_("trump marriage: the king and queen of trumps"),
+    "bezique": N_("A bezique: the queen of trumps and the bezique jack, the jack of the other suit of the "
+                  "trumps' colour."),
+    "trump_quint": N_("A trump quint: the ace, ten, king, queen and jack of trumps, or the bezique jack in "
+                      "place of the jack."),
+    "trump_marriage": N_("A trump marriage: the king and the queen of trumps."),
+    "four_aces": N_("Four aces of any suits."), "four_kings": N_("Four kings of any suits."),
+    "four_queens": N_("Four queens of any suits."), "four_jacks": N_("Four jacks of any suits."),
+    "four_trump_aces": N_("Four aces of trumps."), "four_trump_tens": N_("Four tens of trumps."),
+    "four_trump_kings": N_("Four kings of trumps."), "four_trump_queens": N_("Four queens of trumps."),
+    "four_trump_jacks": N_("Four jacks of trumps."), "four_bezique_jacks": N_("Four bezique jacks."),
+    "extra_trump_ace": N_("One more ace of trumps, added to four already shown."),
+    "extra_trump_ten": N_("One more ten of trumps, added to four already shown."),
+    "extra_trump_king": N_("One more king of trumps, added to four already shown."),
+    "extra_trump_queen": N_("One more queen of trumps, added to four already shown."),
+    "extra_trump_jack": N_("One more jack of trumps, added to four already shown."),
+    "extra_bezique_jack": N_("One more bezique jack, added to four already shown."),
+}
+"""What each declaration kind is (§4.5), in ``KINDS``' order."""
+
+DECLARED = {
+    "bezique": N_("a bezique"), "trump_quint": N_("a trump quint"), "trump_marriage": N_("a trump marriage"),
     "four_aces": N_("four aces"), "four_kings": N_("four kings"), "four_queens": N_("four queens"),
     "four_jacks": N_("four jacks"), "four_trump_aces": N_("four trump aces"),
     "four_trump_tens": N_("four trump tens"), "four_trump_kings": N_("four trump kings"),
     "four_trump_queens": N_("four trump queens"), "four_trump_jacks": N_("four trump jacks"),
     "four_bezique_jacks": N_("four bezique jacks"),
-    "extra_trump_ace": N_("one more trump ace, to four shown"),
-    "extra_trump_ten": N_("one more trump ten, to four shown"),
-    "extra_trump_king": N_("one more trump king, to four shown"),
-    "extra_trump_queen": N_("one more trump queen, to four shown"),
-    "extra_trump_jack": N_("one more trump jack, to four shown"),
-    "extra_bezique_jack": N_("one more bezique jack, to four shown"),
+    "extra_trump_ace": N_("one more trump ace"), "extra_trump_ten": N_("one more trump ten"),
+    "extra_trump_king": N_("one more trump king"), "extra_trump_queen": N_("one more trump queen"),
+    "extra_trump_jack": N_("one more trump jack"), "extra_bezique_jack": N_("one more bezique jack"),
 }
-"""What each declaration kind is (§4.5), in ``KINDS``' order."""
+"""Each declaration kind as an event's sentence names it («Место 3 объявляет безик: 25 очков»)."""
 
 EVENTS = {
-    "card_played": EventType("The seat plays a card from its concealed hand to the trick (§4.2).",
-                             cards=True, hand=-1),
-    "table_card_played": EventType("The seat plays one of its exposed cards to the trick (§4.2).",
-                                   cards=True),
-    "trick_won": EventType("The seat wins the trick, its cards in the order played (§5.1-5.2).", cards=True),
-    "declared": EventType("The seat declares `kind`, laying the cards from its hand on the table, for "
-                          "`points` (§4.3, §7.1).", cards=True, points=True, kinds=KIND_TEXTS, hand=-1),
-    "passed": EventType("The seat, the trick's winner, declares nothing (§4.4)."),
-    "trump_exchanged": EventType("The seat lays the trump nine as the turned card, for `points` (§4.4); "
-                                 "`trump_card_taken` follows.", cards=True, points=True, hand=-1),
-    "trump_card_taken": EventType("The seat takes the turned trump card for the nine (§4.4).", cards=True,
-                                  hand=1),
-    "card_drawn": EventType("The seat draws a card from the stock, the trick's winner first (§5.3).",
-                            cards=True, private=True, hand=1),
-    "trump_card_drawn": EventType("The seat draws the turned trump card, the stock's last (§5.3).",
-                                  cards=True, hand=1),
-    "hand_over": EventType("The stock cannot serve every seat: the hand is over (§5.3); `seat` is its one "
-                           "top scorer, null for a tie (§7.2).", winner=True),
+    "card_played": EventType(
+        "A player plays a card from the hand to the trick.", cards=True, hand=-1,
+        says=Saying("{seat} plays {cards}", you="You play {cards}")),
+    "table_card_played": EventType(
+        "A player plays to the trick one of the cards they have shown on the table.", cards=True,
+        says=Saying("{seat} plays {cards} from the table", you="You play {cards} from the table")),
+    "trick_won": EventType(
+        "A player wins the trick and takes its cards, given in the order they were played.", cards=True,
+        says=Saying("{seat} wins the trick: {cards}", you="You win the trick: {cards}")),
+    "declared": EventType(
+        "A player declares a combination, lays its cards from the hand face up on the table and scores "
+        "its points.", cards=True, points=True, kinds=KIND_TEXTS, hand=-1,
+        says=Saying("{seat} declares {kind}: {points}", you="You declare {kind}: {points}", kinds=DECLARED)),
+    "passed": EventType(
+        "The winner of the trick declares nothing.",
+        says=Saying("{seat} declares nothing", you="You declare nothing")),
+    "trump_exchanged": EventType(
+        "A player lays the trump nine in place of the turned trump card and scores the points the options "
+        "give for it; the player's taking the turned card follows.", cards=True, points=True, hand=-1,
+        says=Saying("{seat} exchanges {cards} for the turned trump card: {points}",
+                    you="You exchange {cards} for the turned trump card: {points}")),
+    "trump_card_taken": EventType(
+        "A player takes the turned trump card in exchange for the trump nine.", cards=True, hand=1,
+        says=Saying("{seat} takes the turned trump card, {cards}",
+                    you="You take the turned trump card, {cards}")),
+    "card_drawn": EventType(
+        "A player draws a card from the stock, the trick's winner first; only that player sees it.",
+        cards=True, private=True, hand=1,
+        says=Saying("{seat} draws {cards} from the stock", you="You draw {cards} from the stock",
+                    hidden="{seat} draws a card from the stock")),
+    "trump_card_drawn": EventType(
+        "A player draws the turned trump card, the last card of the stock.", cards=True, hand=1,
+        says=Saying("{seat} draws the turned trump card, {cards}",
+                    you="You draw the turned trump card, {cards}")),
+    "hand_over": EventType(
+        "The stock cannot give every player a card: the hand is over. Its winner is the one player with the "
+        "highest score, or nobody when several share it.", winner=True,
+        says=Saying("The hand is over: {seat} wins it", you="The hand is over: you win it",
+                    nobody="The hand is over: a tie for the highest score")),
 }
 """What a move may cause, each type with the fields it carries (``EventType``)."""
 

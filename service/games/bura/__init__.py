@@ -16,7 +16,8 @@ from service.i18n import N_
 
 INFO = describe(
     id="bura", name_en="Bura", name_ru="Бура", players=(2, 3, 4, 5, 6), deck=rules.DECK,
-    about_deck="36 cards, A 10 K Q J 9 8 7 6 in each suit: {cards}", points=POINTS,
+    about_deck="36 cards: the ace, ten, king, queen, jack, nine, eight, seven and six of each suit.",
+    points=POINTS,
     moves=wire.MOVES.docs, reasons=rules.Reason, options=rules.Options,
     events=wire.EVENTS,
 )

@@ -14,6 +14,7 @@ from service.games.base import Event, evolve, option, refuse
 from service.games.seating import left_of
 from service.games.tricks import sets
 from service.games.tricks.sets import Ending, Lead, Molodka, Phase, Respond, State, Variant
+from service.i18n.text import Seat
 
 DECK: tuple[Card, ...] = deck(("6", "7", "8", "9", "10", "J", "Q", "K", "A"))
 HAND_SIZE = 3
@@ -38,19 +39,21 @@ class Reason(base.Reason):
 class Options:
     """§8; every option may be omitted and takes its default."""
 
-    players: int = option(2, "Number of seats; a deal sets it from `players`.", within=(2, 6))
-    winning_points: int = option(31, "Card points a claim needs to be right.", within=(1, 120))
-    open_play: bool = option(False, "Open Bura (variant 40.a): discards too are played face up.")
+    players: int = option(2, "The number of players at the table, as the deal sets it.", within=(2, 6))
+    winning_points: int = option(31, "The points in a player's tricks that make a claim right.",
+                                 within=(1, 120))
+    open_play: bool = option(False, "Open Bura: every card is played face up, throw-offs too.")
     molodka_out_of_turn: bool = option(
-        True, "A molodka, three cards of one non-trump suit, may be led out of turn.")
-    moscow: bool = option(True, "Moscow, three aces, may be shown to win the hand.")
+        True, "A molodka, three cards of one suit other than trumps, may be led out of turn.")
+    moscow: bool = option(True, "A Moscow, three aces, may be shown to win the hand.")
     moscow_requires_trump_ace: bool = option(
-        True, "A Moscow must hold the ace of trumps; off, any three aces.")
-    void_carry: bool = option(True, "A void hand's value carries to the next hand.")
-    target_games: int = option(11, "Games won that end the match.", within=(1, 1000))
+        True, "A Moscow must include the ace of trumps; when this is off, any three aces will do.")
+    void_carry: bool = option(True, "A hand that nobody wins adds its value to the next hand.")
+    target_games: int = option(11, "The number of games that wins the match: a won hand is worth one, "
+                                    "and more after hands that nobody won.", within=(1, 1000))
     next_leader: str = option("dealer_left", "Who leads first in the next hand.", choices={
-        "dealer_left": "The seat to the new dealer's left.",
-        "last_trick_winner": "The seat that took the last trick of this hand.",
+        "dealer_left": "The player to the new dealer's left.",
+        "last_trick_winner": "The player who took the last trick of this hand.",
     })
 
 
@@ -94,7 +97,7 @@ def deal(*, players: int, dealer: int, leader: int, options: Options, source: De
 
 def check(state: State, move: Move) -> None:
     if state.phase == Phase.OVER:
-        refuse(Reason.HAND_FINISHED, "the hand is over")
+        refuse(Reason.HAND_FINISHED, "The hand is over")
     if isinstance(move, Lead | Molodka | Respond):
         sets.check_trick_move(state, variant(state.options), move)
     elif isinstance(move, Claim):
@@ -103,25 +106,30 @@ def check(state: State, move: Move) -> None:
         _check_declare(state, move)
     else:
         if state.phase != Phase.FINAL_CLAIMS:
-            refuse(Reason.WRONG_PHASE, "passing is only for the final claim round")
+            refuse(Reason.WRONG_PHASE, "You may pass only in the last round, once every card is played")
         _check_turn(state, move.seat)
 
 
 def _check_turn(state: State, seat: int) -> None:
     if seat != state.to_move:
-        refuse(Reason.NOT_YOUR_TURN, "it is seat {seat}'s turn", seat=state.to_move)
+        if state.to_move is None:
+            refuse(Reason.WRONG_PHASE, "Nobody is to move now")
+        refuse(Reason.NOT_YOUR_TURN, "It is {seat}'s turn", seat=Seat(state.to_move))
 
 
 def _check_declare(state: State, move: Declare) -> None:
     if state.phase != Phase.PLAY:
-        refuse(Reason.WRONG_PHASE, "combinations are shown during play")
+        refuse(Reason.WRONG_PHASE, "A bura or a Moscow is shown only while the cards are played")
     _check_turn(state, move.seat)
     if move.combination == "moscow" and not state.options.moscow:
-        refuse(Reason.OPTION_DISABLED, "Moscow is not played")
+        refuse(Reason.OPTION_DISABLED, "A Moscow is not played in this game")
     if not forms(state, state.hands[move.seat], move.combination):
         if move.combination == "bura":
-            refuse(Reason.NO_COMBINATION, "the hand does not form a bura")
-        refuse(Reason.NO_COMBINATION, "the hand does not form a Moscow")
+            refuse(Reason.NO_COMBINATION, "You have no bura: a bura is three trumps")
+        if state.options.moscow_requires_trump_ace:
+            refuse(Reason.NO_COMBINATION,
+                   "You have no Moscow: a Moscow is three aces, the ace of trumps among them")
+        refuse(Reason.NO_COMBINATION, "You have no Moscow: a Moscow is three aces")
 
 
 def forms(state: State, hand: tuple[Card, ...], combination: str) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from service.cards import codes
 from service.errors import InvalidState
-from service.games.base import EventType, Wire, WireForm
+from service.games.base import EventType, Saying, Wire, WireForm
 from service.games.bura import rules
 from service.games.bura.rules import Claim, Declare, HandResult, Match, Move, Options, Pass
 from service.games.seating import left_of
@@ -16,6 +16,7 @@ from service.games.tricks import sets_schemas, sets_wire
 from service.games.tricks.sets import Ending, Phase, State
 from service.games.tricks.sets_schemas import CARD_POINTS, TRICK_MOVES, Family, trick_events
 from service.i18n import N_
+from service.i18n.text import Seat
 from service.wire.form import field
 from service.wire.kinds import BOOL, SEAT, Int, ListOf, OneOf
 
@@ -44,25 +45,33 @@ STATE, VIEW = sets_schemas.state_and_view(WIRE, options=OPTIONS, result=RESULT, 
 
 MOVES = WIRE.moves_of({
     **TRICK_MOVES,
-    Claim: ("Say \"I have 31\": the hand ends, won if the seat's tricks hold the winning points, else lost "
-            "(§4.2d).", {}),
-    Declare: ("Show a bura (three trumps) or a Moscow (three aces) and win the hand (§4.2e).", {
+    Claim: ("Claim to have the winning points, 31 unless agreed otherwise: the hand ends, and the player "
+            "wins it if their tricks hold those points, or loses it if not.", {}),
+    Declare: ("Show a bura (three trumps) or a Moscow (three aces) and win the hand.", {
         "combination": field(OneOf(("bura", "moscow"))),
     }),
-    Pass: ("Decline to claim in the final claim round (§4.2f).", {}),
+    Pass: ("Decline to claim in the last round, once every card is played.", {}),
 })
 
 EVENTS = {
-    **trick_events(taken="5.3", drawn="5.4", face_down=True),
-    "final_claims": EventType("Every card is played: the final claims begin with the seat, the last taker "
-                              "(§5.4)."),
-    "claimed": EventType("The seat claims 31 (§4.2d)."),
-    "declared": EventType("The seat shows its hand, a bura or Moscow, and wins (§4.2e).", cards=True,
-                          kinds={
-                          "bura": N_("a bura: three trumps"), "moscow": N_("Moscow: three aces")}),
-    "passed": EventType("The seat declines to claim in the final round (§4.2f)."),
-    "hand_over": EventType("The hand is over (§6); `seat` is its one winner, else null (a void hand, or a "
-                           "false claim's several winners).", winner=True),
+    **trick_events(face_down=True),
+    "final_claims": EventType(
+        "Every card is played: the last round of claims begins, with the player who took the last trick.",
+        says=Saying("Every card is played: {seat} is first to claim or pass",
+                    you="Every card is played: you are first to claim or pass")),
+    "claimed": EventType("The player claims to have enough points to win the hand.",
+                         says=Saying("{seat} claims enough points to win",
+                                     you="You claim enough points to win")),
+    "declared": EventType("The player shows their hand, a bura or a Moscow, and wins the hand.", cards=True,
+                          kinds={"bura": N_("A bura: three trumps."), "moscow": N_("A Moscow: three aces.")},
+                          says=Saying("{seat} shows {kind}: {cards}", you="You show {kind}: {cards}",
+                                      kinds={"bura": N_("a bura"), "moscow": N_("a Moscow")})),
+    "passed": EventType("The player declines to claim in the last round.",
+                        says=Saying("{seat} passes", you="You pass")),
+    "hand_over": EventType("The hand is over, won by the player named; no player is named when nobody won "
+                           "the hand, or when a false claim left several winners.", winner=True,
+                           says=Saying("{seat} wins the hand", you="You win the hand",
+                                       nobody="The hand is over without a single winner")),
 }
 """What a move may cause, each type with the fields it carries (``EventType``). Discards lie face
 down unless the seats play open: the type says the most a seat may be told."""
@@ -130,8 +139,8 @@ def _check_final_round_ending(state: State, ending: Ending) -> None:
         raise InvalidState("/passes", "the final round has one turn per seat")
     in_turn = left_of(state.last_taker, state.seats, state.passes)
     if ending.kind == "claim" and (state.passes == state.seats or ending.seat != in_turn):
-        raise InvalidState("/ending/seat", "after {passes} pass(es), seat {seat} claims",
-                           passes=state.passes, seat=in_turn)
+        raise InvalidState("/ending/seat", "after {passes} pass(es), {seat} claims",
+                           passes=state.passes, seat=Seat(in_turn))
 
 
 def _check_ending(state: State, ending: Ending) -> None:

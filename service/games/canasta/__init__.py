@@ -16,9 +16,9 @@ from service.games.match import MatchRules
 INFO = describe(
     id="canasta", name_en="Canasta", name_ru="Канаста", players=(2, 3, 4, 6), default_players=4,
     deck=rules.full_deck(4), largest_deck=rules.full_deck(6),
-    about_deck="Two packs of 52 cards and four jokers (108 cards); at six players, three packs and six "
-               "jokers (162 cards). `card_values` are the classic game's; `seed_13` counts the ace 11 and "
-               "the nines to the threes at face value (§2.3).",
+    about_deck="Two packs of 52 cards and four jokers, 108 cards; at six players, three packs and six "
+               "jokers, 162 cards. The card values are the classic game's; the book's second variant counts "
+               "the ace 11 and the nines down to the threes at their face value.",
     points=m.VALUES[m.CLASSIC], moves=wire.MOVES.docs, reasons=rules.Reason, options=Options,
     events=wire.EVENTS,
     variants=m.VARIANTS,
@@ -61,7 +61,8 @@ class Canasta(MeldingGame[State, Move]):
             raise HandNotFinished("/state/phase", "the hand is not over: play it out first")
         totals = state.side_scores
         if _match(match, totals=totals, dealer=state.dealer, at="/match/next_dealer").totals != totals:
-            raise InvalidMatch("/match/totals", "the match's `totals` are the state's `side_scores`")
+            raise InvalidMatch("/match/totals",
+                               "the match's totals must be the sides' scores before this hand")
         sides = [scoring.hand_score(state, side) for side in range(len(totals))]
         after = tuple(t + s.total for t, s in zip(totals, sides, strict=True))
         return {"hand": wire.hand_score(sides, state.result),

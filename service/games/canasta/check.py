@@ -10,7 +10,7 @@ from functools import lru_cache
 from typing import Any
 
 from service.cards import JOKER, Card
-from service.games.base import accepts, refuse
+from service.games.base import accepts, refuse, refuse_counted
 from service.games.canasta import melds as m
 from service.games.canasta.melds import SEED_108, THREE, WILD_KEY
 from service.games.canasta.rules import (
@@ -35,7 +35,7 @@ from service.games.canasta.rules import (
     placed,
 )
 from service.i18n import N_
-from service.i18n.text import Rank
+from service.i18n.text import Amount, Rank, Seat
 
 
 def offered(state: State, move: Move) -> bool:
@@ -49,40 +49,59 @@ def offered(state: State, move: Move) -> bool:
 
 
 SEED_108_MOVES, ASKING = (TakeUpcard, ExchangeJoker), (AskGoOut, AnswerGoOut)
-IN_PHASE = {
-    Phase.DRAW: N_("no {kind} in the draw phase"),
-    Phase.PLAY: N_("no {kind} in the play phase"),
-    Phase.AWAIT_ANSWER: N_("no {kind} while the partner's answer is awaited"),
+NOT_OFFERED = {
+    TakeUpcard: N_("in this variant the upcard is not taken without a meld"),
+    ExchangeJoker: N_("jokers are not exchanged in this variant"),
+    AskGoOut: N_("at this table nobody asks the partner's permission to go out"),
+    AnswerGoOut: N_("at this table nobody asks the partner's permission to go out"),
 }
-"""Why a move of another phase is refused, one message per phase (a phase is not a message value;
-``hand_over`` is refused before, as ``hand_finished``)."""
+"""Why a move the variant or the options do not have is refused, by the move."""
+IN_PHASE = {
+    Phase.DRAW: N_("take your cards first: draw from the stock or take the discard pile"),
+    Phase.PLAY: N_("you have already taken your cards this turn"),
+}
+"""Why a move of another phase is refused, by the phase (``hand_over`` is refused before, as
+``hand_finished``; the wait for an answer in ``_refuse_phase``)."""
 
 
 def check(state: State, move: Move) -> None:
     """The one place legality is decided; the first failing check of §4.12 refuses."""
     if state.phase == Phase.HAND_OVER:
-        refuse(Reason.HAND_FINISHED, "the hand is over")
+        refuse(Reason.HAND_FINISHED, "this hand is over: no more moves are made")
     if not offered(state, move):
-        refuse(Reason.NOT_OFFERED, "{kind} is not played with these options", kind=move.kind)
+        refuse(Reason.NOT_OFFERED, NOT_OFFERED[type(move)])
     if not isinstance(move, PHASE_MOVES[state.phase]):
-        refuse(Reason.WRONG_PHASE, IN_PHASE[state.phase], kind=move.kind)
+        _refuse_phase(state, move)
     if move.seat != state.to_move:
-        refuse(Reason.NOT_YOUR_TURN, "seat {seat} is to move", seat=state.to_move)
+        refuse(Reason.NOT_YOUR_TURN, "it is {seat}'s turn", seat=Seat(state.to_move))
     CHECKS[type(move)](state, move)
+
+
+def _refuse_phase(state: State, move: Move) -> None:
+    """``wrong_phase``, said to the seat that tried the move: an answer nobody asked for, a move
+    while a question waits for its answer (to the partner asked, or to anyone else), or a move of
+    the other half of a turn."""
+    if isinstance(move, AnswerGoOut):
+        refuse(Reason.WRONG_PHASE, "nobody has asked you whether to go out")
+    if state.phase == Phase.AWAIT_ANSWER:
+        if move.seat == state.to_move:
+            refuse(Reason.WRONG_PHASE, "answer your partner first: may they go out or not")
+        refuse(Reason.WRONG_PHASE, "wait: {seat} is answering whether to go out", seat=Seat(state.to_move))
+    refuse(Reason.WRONG_PHASE, IN_PHASE[state.phase])
 
 
 def _check_draw(state: State, move: Draw) -> None:
     if not state.stock:
-        refuse(Reason.STOCK_EMPTY, "the stock is empty")
+        refuse(Reason.STOCK_EMPTY, "the stock is empty: there is no card to draw")
 
 
 def _pile_top(state: State) -> Card:
     """The top card of a pile there is, and that no wild card or black three stops (§4.1.5)."""
     if not state.pile:
-        refuse(Reason.PILE_EMPTY, "the discard pile is empty")
+        refuse(Reason.PILE_EMPTY, "the discard pile is empty: there is nothing to take")
     top = state.pile[0]
     if m.is_wild(top) or m.is_black_three(top, state.variant):
-        refuse(Reason.PILE_BLOCKED, "the {card} on top stops the pile", card=top)
+        refuse(Reason.PILE_BLOCKED, "you cannot take the discard pile while {card} is on top", card=top)
     return top
 
 
@@ -90,19 +109,24 @@ def _check_take_pile(state: State, move: TakePile) -> None:
     top = _pile_top(state)
     hand = state.hands[move.seat]
     if len(hand) == 1 and len(state.pile) == 1:
-        refuse(Reason.SINGLE_CARD_PILE, "one card in hand cannot take a one-card pile")
+        refuse(Reason.SINGLE_CARD_PILE, "with one card in your hand you cannot take a pile of one card")
     named = [*move.top_cards, *(c for g in move.melds for c in g.cards)]
     _check_held(hand, named)
     key = str(top.rank)
-    strangers = any(not m.is_wild(c) and c.rank != key for c in move.top_cards)
-    if strangers or any(g.key == key for g in move.melds):
-        refuse(Reason.BAD_GROUP, "the {card} on top makes its own meld: name its cards in `top_cards`",
+    if any(not m.is_wild(c) and c.rank != key for c in move.top_cards):
+        refuse(Reason.BAD_GROUP, "with {card} from the pile go only cards of its rank, jokers and twos",
                card=top)
+    if any(g.key == key for g in move.melds):
+        refuse(Reason.BAD_GROUP, "your cards of the same rank as {card} go with it, not in a group of "
+               "their own", card=top)
     _check_groups(state, move.melds)
     side = state.side_of(move.seat)
     if frozen_for(state, side) and sum(1 for c in move.top_cards if not m.is_wild(c)) < 2:
-        refuse(Reason.FROZEN_PILE_NEEDS_PAIR, "a frozen pile is taken with two naturals matching the {card}",
-               card=top)
+        if state.pile_frozen:
+            refuse(Reason.FROZEN_PILE_NEEDS_PAIR, "the pile is frozen: you may take it only with a pair of "
+                   "natural cards of the same rank as {card}", card=top)
+        refuse(Reason.FROZEN_PILE_NEEDS_PAIR, "until you have a meld, you may take the pile only with a pair "
+               "of natural cards of the same rank as {card}", card=top)
     groups = (Group(key, (top, *move.top_cards)), *move.melds)
     after = len(hand) - len(named) + len(state.pile) - 1 - _red_threes(state, state.pile[1:])
     _check_placement(state, move.seat, groups, after, drew="pile", minimum_first=True)
@@ -130,15 +154,20 @@ def _check_held(hand: Sequence[Card], named: Sequence[Card]) -> None:
         return
     held = _counted(tuple(hand))
     missing = [card for card in dict.fromkeys(named) if held[card] < named.count(card)]
+    if absent := [card for card in missing if not held[card]]:
+        refuse(Reason.CARD_NOT_IN_HAND, "you do not hold {cards}", cards=absent)
     if missing:
-        refuse(Reason.CARD_NOT_IN_HAND, "not in the hand enough times: {cards}", cards=missing)
+        refuse(Reason.CARD_NOT_IN_HAND, "you named {cards} more times than you hold them", cards=missing)
 
 
 def _check_groups(state: State, groups: Sequence[Group]) -> None:
     seen = {g.key for g in groups}
     if len(seen) != len(groups) or not seen <= m.KEY_SETS[state.variant] or not all(g.cards for g in groups):
-        refuse(Reason.BAD_GROUP, "groups are non-empty, each key once, keys of the variant: {keys}",
-               keys=m.keys(state.variant))
+        if not all(g.cards for g in groups):
+            refuse(Reason.BAD_GROUP, "every group needs at least one card")
+        if len(seen) != len(groups):
+            refuse(Reason.BAD_GROUP, "you named one meld twice: put its cards in one group")
+        refuse(Reason.BAD_GROUP, "this variant has no such meld")
 
 
 def _check_placement(state: State, seat: int, groups: Sequence[Group], after: int, *, drew: str | None,
@@ -150,13 +179,13 @@ def _check_placement(state: State, seat: int, groups: Sequence[Group], after: in
     melds = placed(state.melds[side], groups)
     for g in groups:
         if not m.meld_valid(g.key, melds[g.key], state.variant):
-            refuse(Reason.INVALID_MELD, "meld {key} would be {cards}", key=g.key, cards=melds[g.key])
+            _refuse_meld(g.key, melds[g.key], state.variant)
         if g.key == THREE and m.threes_special(state.variant) and after > 1:
-            refuse(Reason.INVALID_MELD, "black threes are melded only when going out")
+            refuse(Reason.INVALID_MELD, "you may meld black threes only as you go out")
     if minimum_first:
         _check_minimum(state, side, groups, exempt=False)
     if after <= 1 and not may_go_out(state, seat, melds):
-        refuse(Reason.CANNOT_GO_OUT, "keep two cards: this side may not go out yet")
+        _refuse_going_out(state, seat, melds, last_card=False)
     concealed = drew == "stock" and after <= 1 and any(len(melds[g.key]) >= 7 for g in groups)
     _check_minimum(state, side, groups, exempt=concealed)
 
@@ -165,8 +194,52 @@ def _check_minimum(state: State, side: int, groups: Sequence[Group], *, exempt: 
     if state.melds[side] or exempt:
         return
     minimum = min_req(state, side)
-    if sum(m.points(g.cards, state.variant) for g in groups) < minimum:
-        refuse(Reason.BELOW_INITIAL_MINIMUM, "the first meld needs {count} points", count=minimum)
+    laid = sum(m.points(g.cards, state.variant) for g in groups)
+    if laid < minimum:
+        refuse_counted(Reason.BELOW_INITIAL_MINIMUM,
+                       "your first meld must be worth at least {count} point: these cards make {points}",
+                       "your first meld must be worth at least {count} points: these cards make {points}",
+                       count=minimum, points=Amount(laid, "point"))
+
+
+def _refuse_meld(key: str, cards: Sequence[Card], variant: str) -> None:
+    """``invalid_meld``: what is wrong with the meld as it would stand (§4.1.3)."""
+    wild = sum(1 for c in cards if m.is_wild(c))
+    if key == WILD_KEY and wild < len(cards):
+        refuse(Reason.INVALID_MELD, "only jokers and twos go into the meld of wild cards")
+    if key == THREE and m.threes_special(variant) and not all(m.is_black_three(c, variant) for c in cards):
+        refuse(Reason.INVALID_MELD, "only black threes go into the meld of threes")
+    if any(not m.is_wild(c) and c.rank != key for c in cards):
+        refuse(Reason.INVALID_MELD, "only cards of the meld's rank, jokers and twos go into a meld")
+    if len(cards) < 3:
+        refuse(Reason.INVALID_MELD, "a meld needs at least three cards")
+    if len(cards) - wild < 2:
+        refuse(Reason.INVALID_MELD, "a meld needs at least two natural cards")
+    refuse(Reason.INVALID_MELD, "a meld may hold at most three jokers and twos")
+
+
+def _refuse_going_out(state: State, seat: int, melds: Melds, *, last_card: bool) -> None:
+    """``cannot_go_out``, with why the seat may not go out (§4.1.7): too few canastas, the
+    partner's no, or (``seed_108``) no meld of its own in an earlier turn. ``last_card``: a
+    discard of the hand's last card, else a move that would leave the hand one card or none."""
+    needed = state.table.canastas_to_go_out
+    if m.canastas(melds) < needed:
+        if last_card:
+            refuse_counted(Reason.CANNOT_GO_OUT,
+                           "you may not discard your last card: going out needs {count} canasta",
+                           "you may not discard your last card: going out needs {count} canastas",
+                           count=needed)
+        refuse_counted(Reason.CANNOT_GO_OUT, "keep at least two cards: going out needs {count} canasta",
+                       "keep at least two cards: going out needs {count} canastas", count=needed)
+    if state.turn_info.permission == "no":
+        if last_card:
+            refuse(Reason.CANNOT_GO_OUT, "your partner said no: you may not discard your last card this turn")
+        refuse(Reason.CANNOT_GO_OUT, "your partner said no: keep at least two cards this turn")
+    if last_card:
+        refuse(Reason.CANNOT_GO_OUT, "you may not discard your last card: you may go out only after melding "
+               "in an earlier turn")
+    refuse(Reason.CANNOT_GO_OUT, "keep at least two cards: you may go out only after melding in an earlier "
+           "turn")
 
 
 def may_go_out(state: State, seat: int, melds: Melds) -> bool:
@@ -178,12 +251,14 @@ def may_go_out(state: State, seat: int, melds: Melds) -> bool:
 
 def _check_take_upcard(state: State, move: TakeUpcard) -> None:
     if state.turn_index != 0:
-        refuse(Reason.NOT_FIRST_TURN, "the upcard privilege is the first player's first turn")
+        refuse(Reason.NOT_FIRST_TURN, "only the first player, on the very first turn, may take the upcard "
+               "without a meld")
     top = _pile_top(state)
     hand = state.hands[move.seat]
     _check_held(hand, move.show)
     if len(move.show) < 2 or any(m.is_wild(c) or c.rank != top.rank for c in move.show):
-        refuse(Reason.SHOW_NEEDS_NATURAL_PAIR, "show two or more naturals matching the {card}", card=top)
+        refuse(Reason.SHOW_NEEDS_NATURAL_PAIR, "show at least two natural cards of the same rank as {card}",
+               card=top)
     taken = len(state.pile) - _red_threes(state, state.pile)
     melds: Melds
     if state.options.first_take_mode == "meld_no_minimum":
@@ -192,12 +267,12 @@ def _check_take_upcard(state: State, move: TakeUpcard) -> None:
     else:
         after, melds = len(hand) + taken, state.melds[state.side_of(move.seat)]
     if after <= 1 and not may_go_out(state, move.seat, melds):
-        refuse(Reason.CANNOT_GO_OUT, "keep two cards: this side may not go out yet")
+        _refuse_going_out(state, move.seat, melds, last_card=False)
 
 
 def _check_meld(state: State, move: Meld) -> None:
     if not move.melds:
-        refuse(Reason.BAD_GROUP, "a meld names at least one group")
+        refuse(Reason.BAD_GROUP, "name at least one group of cards to meld")
     hand = state.hands[move.seat]
     named = [c for g in move.melds for c in g.cards]
     _check_held(hand, named)
@@ -206,36 +281,47 @@ def _check_meld(state: State, move: Meld) -> None:
 
 
 def _check_exchange(state: State, move: ExchangeJoker) -> None:
-    side = state.side_of(move.seat)
+    side, sides = state.side_of(move.seat), state.table.sides
     theirs = state.melds[move.from_side] if 0 <= move.from_side < len(state.melds) else {}
-    if move.from_side == side or move.rank not in theirs or move.rank in (THREE, WILD_KEY):
-        refuse(Reason.NOT_OPPONENT_MELD, "side {side} has no meld {key} to take a joker from",
-               side=move.from_side, key=move.rank)
+    if move.from_side == side:
+        refuse(Reason.NOT_OPPONENT_MELD, "you may take a joker only from an opponent's meld")
+    alone = sides.count == state.seats  # every seat for itself: the side is its seat
+    if move.from_side >= sides.count:
+        if alone:
+            refuse(Reason.NOT_OPPONENT_MELD, "there is no {seat} at this table", seat=Seat(move.from_side))
+        refuse(Reason.NOT_OPPONENT_MELD, "there is no team {side} at this table", side=move.from_side + 1)
+    if move.rank not in theirs or move.rank in (THREE, WILD_KEY):
+        if alone:
+            refuse(Reason.NOT_OPPONENT_MELD, "{seat} has no meld of that rank", seat=Seat(move.from_side))
+        refuse(Reason.NOT_OPPONENT_MELD, "team {side} has no meld of that rank", side=move.from_side + 1)
     if JOKER not in theirs[move.rank]:
-        refuse(Reason.NO_JOKER_IN_MELD, "side {side}'s meld {key} holds no joker", side=move.from_side,
-               key=move.rank)
+        if alone:
+            refuse(Reason.NO_JOKER_IN_MELD, "{seat} has no joker in that meld", seat=Seat(move.from_side))
+        refuse(Reason.NO_JOKER_IN_MELD, "team {side} has no joker in that meld", side=move.from_side + 1)
     _check_held(state.hands[move.seat], [move.card])
     if m.is_wild(move.card) or move.card.rank != move.rank:
-        refuse(Reason.EXCHANGE_CARD_WRONG_RANK, "the joker stands for a natural {rank}", rank=Rank(move.rank))
+        refuse(Reason.EXCHANGE_CARD_WRONG_RANK, "the joker is exchanged only for a natural {rank}",
+               rank=Rank(move.rank))
     if not state.melds[side]:
-        refuse(Reason.EXCHANGE_NEEDS_OWN_MELD, "only a side that has melded exchanges a joker")
+        refuse(Reason.EXCHANGE_NEEDS_OWN_MELD, "you may exchange a joker only once you have a meld")
 
 
 def _check_discard(state: State, move: Discard) -> None:
     hand = state.hands[move.seat]
     _check_held(hand, [move.card])
-    if len(hand) == 1 and not may_go_out(state, move.seat, state.melds[state.side_of(move.seat)]):
-        refuse(Reason.CANNOT_GO_OUT, "the last card is discarded only when going out")
+    melds = state.melds[state.side_of(move.seat)]
+    if len(hand) == 1 and not may_go_out(state, move.seat, melds):
+        _refuse_going_out(state, move.seat, melds, last_card=True)
 
 
 def _check_ask(state: State, move: AskGoOut) -> None:
     info = state.turn_info
     if info.asked:
-        refuse(Reason.ALREADY_ASKED, "one question a turn")
+        refuse(Reason.ALREADY_ASKED, "you have already asked your partner this turn")
     if info.actions:
-        refuse(Reason.ASK_AFTER_MELD, "ask before melding")
+        refuse(Reason.ASK_AFTER_MELD, "ask your partner before you meld or exchange a joker this turn")
     if len(state.hands[move.seat]) < 2:
-        refuse(Reason.HAND_TOO_SMALL_TO_ASK, "ask holding two cards or more")
+        refuse(Reason.HAND_TOO_SMALL_TO_ASK, "you may ask your partner only while you hold two cards or more")
 
 
 def _check_answer(state: State, move: AnswerGoOut) -> None:
@@ -244,9 +330,9 @@ def _check_answer(state: State, move: AnswerGoOut) -> None:
 
 def _check_decline(state: State, move: DeclinePile) -> None:
     if state.stock:
-        refuse(Reason.STOCK_NOT_EMPTY, "the pile is declined only once the stock is gone")
+        refuse(Reason.STOCK_NOT_EMPTY, "you may leave the discard pile only once the stock is gone")
     if accepts(check, state, TakePile(move.seat)):
-        refuse(Reason.MUST_TAKE_PILE, "the top card goes onto your meld: take the pile")
+        refuse(Reason.MUST_TAKE_PILE, "you must take the discard pile: its top card goes onto your meld")
 
 
 CHECKS: dict[type, Callable[[State, Any], None]] = {

@@ -41,7 +41,7 @@ def apply(state: State, move: Move) -> tuple[State, list[Event]]:
 
 def _draw(state: State, move: Draw) -> tuple[State, list[Event]]:
     """§4.2: red threes drawn are laid out and replaced by the next card; a red three that was the
-    stock's last card ends the hand."""
+    stock's last card ends the hand (and when it was the only card drawn, no ``drew`` is told)."""
     seat, stock = move.seat, list(state.stock)
     drawn: list[Card] = []
     threes: list[Card] = []
@@ -49,7 +49,8 @@ def _draw(state: State, move: Draw) -> tuple[State, list[Event]]:
         card = stock.pop(0)
         (threes if m.is_red_three(card, state.variant) else drawn).append(card)
     last_was_three = not stock and m.is_red_three(state.stock[-1], state.variant)
-    events = [Event("drew", seat, tuple(drawn)), *(Event("red_three_laid", seat, (c,)) for c in threes)]
+    told = [Event("drew", seat, tuple(drawn))] if drawn else []  # none drawn: only red threes, the last
+    events = [*told, *(Event("red_three_laid", seat, (c,)) for c in threes)]
     state = evolve(state, stock=tuple(stock),
                    hands=replace_at(state.hands, seat, (*state.hands[seat], *drawn)),
                    red_threes=replace_at(state.red_threes, seat, (*state.red_threes[seat], *threes)))

@@ -70,31 +70,35 @@ class Options:
     """§8 (the number of players is the deal's ``players``); every option may be omitted."""
 
     variant: str = option(
-        CLASSIC, "Which Canasta is played: the classic game, or one of the source text's two variants (§1).",
+        CLASSIC, "Which Canasta is played: the classic game, or one of the two variants the book gives.",
         choices={
-            CLASSIC: "Classic partnership Canasta, by the standard rules.",
-            SEED_108: "The source's first variant: the first player may take the upcard without a meld, "
-                      "showing the naturals it is for; jokers are exchanged from the opponents' melds; the "
-                      "first meld needs 30 or 40 points, 10 more per 1000 scored; no going out in one go.",
-            SEED_13: "The source's second variant: 13 cards each; threes are ordinary cards; the ace counts "
-                     "11 and the nines to the threes their face value; a clean canasta 600, a joker canasta "
-                     "1200.",
+            CLASSIC: "Classic Canasta by the standard rules; at four and six players, in partnerships.",
+            SEED_108: "The book's first variant: on the very first turn the first player may take the upcard "
+                      "without a meld, showing the natural cards it goes with; a joker may be taken from an "
+                      "opponent's meld for a natural card; the first meld needs 30 or 40 points, 10 more "
+                      "for each 1000 scored; no going out in a single turn.",
+            SEED_13: "The book's second variant: 13 cards each; threes are ordinary cards; the ace counts 11 "
+                     "and the nines down to the threes their face value; a clean canasta is worth 600, a "
+                     "joker canasta 1200.",
         })
     target_score: int = option(
-        0, "The match is played to this total; 0: the table's (5000, 10000 at six players).",
+        0, "The match is played to this total; 0 means the usual total: 5000, or 10000 at six players.",
         within=(0, 10_000_000))
     ask_permission: bool = option(
-        False, "At four or six players, a player may ask the partner's permission to go out (§4.8).")
+        False, "At four or six players, a player may ask the partner's permission to go out.")
     initial_meld_base: int = option(
-        30, "`seed_108`: the first meld's minimum below 1000 points; 10 more for each further 1000 (§4.1.6).",
-        choices={30: "The first meld starts at 30 points.",
-                 40: "The first meld starts at 40 points (the source's alternative)."})
+        30, "The book's first variant: the points the first meld needs while the score is under 1000; 10 "
+            "more for each further 1000.",
+        choices={30: "The first meld needs at least 30 points.",
+                 40: "The first meld needs at least 40 points, as the book also allows."})
     first_take_mode: str = option(
-        "show", "`seed_108`: what becomes of the naturals the first player shows to take the upcard (§4.4).",
-        choices={"show": "They are only shown and stay in the hand; the side has still not melded.",
+        "show", "The book's first variant: what becomes of the natural cards the first player shows to take "
+                "the upcard.",
+        choices={"show": "They are only shown and stay in the hand; the side still has no meld.",
                  "meld_no_minimum": "They are melded with the upcard, with no minimum to reach."})
     concealed_going_out_bonus: int = option(
-        200, "`seed_13`: the bonus for going out concealed (§7.1).",
+        200, "The book's second variant: the bonus for going out concealed, all in one turn without an "
+             "earlier meld.",
         choices={200: "The same as for going out: 200.", 400: "Double: 400."})
 
 

@@ -18,7 +18,7 @@ from marshmallow import fields
 
 from service.cards import Card, codes
 from service.errors import InvalidState
-from service.games.base import STATUS, EventType, Wire, WireForm, check_deck
+from service.games.base import STATUS, EventType, Saying, Wire, WireForm, check_deck
 from service.games.canasta import melds as m
 from service.games.canasta import rules
 from service.games.canasta.families import Family, GroupChoice
@@ -166,57 +166,87 @@ GROUPS = ListOf(WIRE.record("Group", Group, {
 }, "Cards from the hand for one meld key."), 0, 13)
 
 MOVES = WIRE.moves_of({
-    Draw: ("Draw from the stock: one card, two at a table of two (§4.2).", {}),
-    TakePile: ("Take the whole discard pile, melding its top card (§4.3).", {
+    Draw: ("Draw from the stock: one card, or two at a table of two.", {}),
+    TakePile: ("Take the whole discard pile, melding its top card at once with cards from the hand; more "
+               "groups may be laid in the same move.", {
         "top_cards": field(CARDS, "hand cards melded with the pile's top card", default=[]),
         "melds": field(GROUPS, "further groups laid in the same move", default=[]),
     }),
-    TakeUpcard: ("`seed_108`: on the first turn, the first player takes the upcard without a meld, "
-                  "showing the naturals it is for (§4.4).", {
+    TakeUpcard: ("The book's first variant, on the very first turn: the first player takes the upcard and "
+                 "the pile without a meld, showing the natural cards the upcard goes with.", {
         "show": field(CARDS),
     }),
-    Meld: ("Lay groups of cards from the hand on the side's melds, new or old (§4.5).", {
+    Meld: ("Lay groups of cards from the hand on the side's melds, new ones or those already on the table.", {
         "melds": field(GROUPS),
     }),
-    ExchangeJoker: ("`seed_108`: take a joker from an opponent's meld for a natural card of its rank "
-                    "(§4.6).", {
+    ExchangeJoker: ("The book's first variant: take a joker from an opponent's meld, giving a natural card "
+                    "of that meld's rank in its place.", {
         "from_side": field(Int(0, 2)),
         "rank": field(OneOf(NATURAL_KEYS)),
         "cards": field(CARD_IN_LIST, attr="card"),
     }),
-    Discard: ("Discard a card on the pile, ending the turn (§4.7).", {
+    Discard: ("Discard a card onto the pile, ending the turn.", {
         "cards": field(CARD_IN_LIST, attr="card"),
     }),
-    AskGoOut: ("Ask the partner whether to go out (option `ask_permission`, §4.8).", {}),
-    AnswerGoOut: ("The partner answers the question: go out, or not (§4.8).", {"answer": field(BOOL)}),
-    DeclinePile: ("With the stock gone, leave a pile that need not be taken: the hand ends (§4.9).", {}),
+    AskGoOut: ("Ask the partner whether you may go out, at a table that plays with permission.", {}),
+    AnswerGoOut: ("Answer the partner's question: may they go out or not.", {"answer": field(BOOL)}),
+    DeclinePile: ("With the stock gone, leave a pile you are not bound to take: the hand ends.", {}),
 })
 
 EVENTS = {
-    "drew": EventType("The seat draws from the stock (§4.2): the cards that join its hand.", cards=True,
-                      private=True, hand=1),
-    "red_three_laid": EventType("The seat lays out a red three it drew, or found in the pile it took (§4.2, "
-                                "§4.3).", cards=True),
-    "took_pile": EventType("The seat takes the discard pile, all but its red threes, top first (§4.3); its "
-                           "top card is melded at once (`melded` follows).", cards=True, hand=1),
-    "took_upcard": EventType("The first player takes the pile, all but its red threes, for the upcard "
-                             "(§4.4); `naturals_shown`, or `melded`, follows.", cards=True, hand=1),
-    "naturals_shown": EventType("The seat shows the naturals it took the upcard for; they stay in its hand "
-                                "(§4.4).", cards=True),
-    "melded": EventType("The seat lays cards on its side's melds (§4.3-4.5).", cards=True, hand=-1),
-    "joker_exchanged": EventType("The seat puts a natural card in an opponent's meld for its joker (§4.6); "
-                                 "`joker_taken` follows.", cards=True, hand=-1),
-    "joker_taken": EventType("The seat takes the joker it exchanged into its hand (§4.6).", cards=True,
-                             hand=1),
-    "discarded": EventType("The seat discards a card on the pile, ending its turn (§4.7).", cards=True,
-                           hand=-1),
-    "asked_to_go_out": EventType("The seat asks its partner whether it may go out (§4.8)."),
-    "answered": EventType("The partner answers: `kind` yes or no (§4.8).", kinds={
-        "yes": N_("yes: the seat may go out"), "no": N_("no: the seat may not go out")}),
-    "declined_pile": EventType("The stock is gone and the seat may not take the pile (§4.9)."),
-    "went_out": EventType("The seat's hand is empty: it goes out (§4.10)."),
-    "hand_over": EventType("The hand is over (§4.10-4.11); `seat` is null: sides win, by the score (§7).",
-                           winner=True),
+    "drew": EventType(
+        "The player draws from the stock: the player alone sees the cards, the others learn how many.",
+        cards=True, private=True, hand=1,
+        says=Saying("{seat} draws {cards} from the stock", you="you draw {cards} from the stock",
+                    hidden="{seat} draws {count} from the stock")),
+    "red_three_laid": EventType(
+        "The player lays out a red three drawn from the stock or found in the pile taken.", cards=True,
+        says=Saying("{seat} lays out {cards}", you="you lay out {cards}")),
+    "took_pile": EventType(
+        "The player takes the discard pile, all but its red threes, top card first; the top card is melded "
+        "at once.", cards=True, hand=1,
+        says=Saying("{seat} takes the discard pile", you="you take the discard pile")),
+    "took_upcard": EventType(
+        "The first player takes the pile, all but its red threes, for its top card; the natural cards shown, "
+        "or the meld, follow.", cards=True, hand=1,
+        says=Saying("{seat} takes the upcard with the pile", you="you take the upcard with the pile")),
+    "naturals_shown": EventType(
+        "The player shows the natural cards the upcard was taken for; they stay in the hand.", cards=True,
+        says=Saying("{seat} shows {cards}", you="you show {cards}")),
+    "melded": EventType(
+        "The player lays cards on the side's melds.", cards=True, hand=-1,
+        says=Saying("{seat} melds {cards}", you="you meld {cards}")),
+    "joker_exchanged": EventType(
+        "The player puts a natural card in an opponent's meld in place of its joker; the joker goes to the "
+        "player's hand next.", cards=True, hand=-1,
+        says=Saying("{seat} puts {cards} in an opponent's meld in place of the joker",
+                    you="you put {cards} in an opponent's meld in place of the joker")),
+    "joker_taken": EventType(
+        "The player takes the joker just exchanged into the hand.", cards=True, hand=1,
+        says=Saying("{seat} takes {cards} into the hand", you="you take {cards} into your hand")),
+    "discarded": EventType(
+        "The player discards a card onto the pile, ending the turn.", cards=True, hand=-1,
+        says=Saying("{seat} discards {cards}", you="you discard {cards}")),
+    "asked_to_go_out": EventType(
+        "The player asks the partner whether they may go out.",
+        says=Saying("{seat} asks the partner whether to go out",
+                    you="you ask your partner whether to go out")),
+    "answered": EventType(
+        "The partner answers yes or no.", kinds={
+            "yes": N_("Yes: the player who asked may go out."),
+            "no": N_("No: the player who asked may not go out this turn.")},
+        says=Saying("{seat} answers: {kind}", you="you answer: {kind}",
+                    kinds={"yes": N_("yes, go out"), "no": N_("no, do not go out")})),
+    "declined_pile": EventType(
+        "The stock is gone and the player does not take the pile.",
+        says=Saying("{seat} leaves the discard pile", you="you leave the discard pile")),
+    "went_out": EventType(
+        "The player's hand is empty: the player goes out.",
+        says=Saying("{seat} goes out", you="you go out")),
+    "hand_over": EventType(
+        "The hand is over; no one player wins it: each side scores its points.", winner=True,
+        says=Saying("the hand is over: the points are counted",
+                    nobody="the hand is over: the points are counted")),
 }
 """What a move may cause, each type with the fields it carries (``EventType``)."""
 
@@ -340,7 +370,7 @@ def _check_cards(state: State) -> None:
                  N_("a red three is laid out at once, never held"))
     for seat, threes in enumerate(state.red_threes):
         _require(not threes or (special and m.RED_THREES.issuperset(threes)), f"/red_threes/{seat}",
-                 N_("only red threes are laid out here (none in `seed_13`)"))
+                 N_("only red threes are laid out, and none in the book's second variant"))
     _require(not state.pile or not m.is_red_three(state.pile[0], state.variant), "/pile/0",
              N_("a red three is never the pile's top card"))
     _require(bool(state.pile) or not state.pile_frozen, "/pile_frozen", N_("an empty pile is not frozen"))
@@ -362,7 +392,7 @@ def _check_turn(state: State) -> None:
     asked partner answers; nobody moves once the hand is over."""
     phase, n = state.phase, state.seats
     _require(state.turn == left_of(state.dealer, n, 1 + state.turn_index), "/turn",
-             N_("turns go clockwise from the dealer's left: `turn` = `dealer` + 1 + `turn_index`"))
+             N_("the turn goes clockwise from the dealer's left, one seat for each turn played"))
     _require((state.result is not None) == state.finished, "/result",
              N_("a result exactly once the hand is over"))
     asked = phase == Phase.AWAIT_ANSWER

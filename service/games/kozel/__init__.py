@@ -15,7 +15,8 @@ from service.i18n import N_
 
 INFO = describe(
     id="kozel", name_en="Kozel", name_ru="Козёл", players=(4,), deck=rules.DECK,
-    about_deck="32 cards, A K Q J 10 9 8 7 of each suit: {cards}", points=rules.POINTS,
+    about_deck="32 cards: the ace, king, queen, jack, ten, nine, eight and seven of each suit.",
+    points=rules.POINTS,
     moves=wire.MOVES.docs, reasons=rules.Reason, options=rules.Options,
     events=wire.EVENTS,
     variants=("turn_to_left", "three_cards", "first_card", "jack_of_clubs_first_deal"),

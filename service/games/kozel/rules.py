@@ -16,7 +16,7 @@ from service.games.base import Event, evolve, option, refuse, replace_at
 from service.games.seating import clockwise, left_of, partnerships
 from service.games.tricks import card_points, point_table
 from service.i18n import N_
-from service.i18n.text import Suit
+from service.i18n.text import Seat, Suit
 
 SEATS = 4
 HAND_SIZE = 8
@@ -58,36 +58,41 @@ class Phase(StrEnum):
 class Options:
     """§8; every option may be omitted and takes its default."""
 
-    trump_method: str = option("turn_to_left", "How trump is fixed at the deal (§3).", choices={
-        "turn_to_left": "Cards are turned up to the dealer's left until one that is not a seven of clubs, "
-                        "a queen or a jack: its suit is trump (§3.1).",
-        "three_cards": "The dealer's left gets three cards and names trump from them, or says "
-                       "\"by the last\", and chooses the order of the deal (§3.2).",
-        "first_card": "The cards are dealt one at a time: the suit of the first card the dealer's left "
-                      "receives is trump (§3.3).",
+    trump_method: str = option("turn_to_left", "How trump is chosen at the deal.", choices={
+        "turn_to_left": "The dealer turns up cards to the player on the left until one that is not the seven "
+                        "of clubs, a queen or a jack: the suit of that card is trump.",
+        "three_cards": "The player on the dealer's left gets three cards and names trump from them, or "
+                       "says \"by the last\": then the last card that player is dealt is turned up and its "
+                       "suit is trump. That player also says in what order the rest of the cards are dealt.",
+        "first_card": "The cards are dealt one at a time: trump is the suit of the first card the player on "
+                      "the dealer's left receives.",
     })
     jack_of_clubs_first_deal: bool = option(
-        False, "In a match's first deal (a deal without `match`) the holder of the jack of clubs names "
-               "trump, leads and deals the next hand (§3.4).")
+        False, "In the first deal of a match the player holding the jack of clubs names trump, leads first "
+               "and deals the next hand.")
     lone_trump_exchange: bool = option(
-        True, "A seat holding a single trump may pass it face down to its partner for a card back (§3.5).")
+        True, "A player holding a single trump after the deal may pass it face down to the partner and get "
+              "one card back.")
     queen_capture: str = option(
-        "replace", "How the four pairs for a queen of clubs beaten by the seven of clubs count with the "
-                   "points (§7.1).", choices={
-            "replace": "The capture replaces the point result: the queen's team uncovers four pairs, "
-                       "the other team none.",
-            "add": "The points are scored as usual, and the queen's team uncovers four pairs more.",
+        "replace", "How the four pairs for a queen of clubs beaten by the opponents' seven of clubs go "
+                   "together with the score on points.", choices={
+            "replace": "The beaten queen replaces the score on points: the team that lost the queen uncovers "
+                       "four pairs, the other team nothing.",
+            "add": "The points are scored as usual, and the team that lost the queen uncovers four pairs "
+                   "more.",
         })
     queen_capture_order: str = option(
-        "any", "When the queen of clubs counts as beaten by the seven of clubs in one trick (§5).", choices={
-            "any": "In either order of play.",
+        "any", "When the queen of clubs counts as beaten by the seven of clubs played to the same trick.",
+        choices={
+            "any": "Whichever of the two cards was played first.",
             "seven_after_queen": "Only when the seven of clubs is played after the queen.",
         })
     egg_compounding: bool = option(
-        False, "After 60-60 hands in a row the multiplier keeps doubling, not only for the next hand (§7.1).")
+        False, "When hands end 60 to 60 (eggs) several times in a row, the stake doubles each time; "
+               "otherwise only the one hand after eggs counts double.")
     pairs_to_lose: int = option(
-        6, "Pairs a team may uncover before it loses the match: 6 uncovers both sixes (§7.2, §7.3).",
-        within=(1, 1000))
+        6, "How many pairs of pips a team uncovers on its sixes to lose the match: at 6 both sixes are "
+           "uncovered.", within=(1, 1000))
 
 
 def team_of(seat: int) -> int:
@@ -261,23 +266,26 @@ PHASE_OF: dict[type[Move], Phase] = {NameTrump: Phase.NAME_TRUMP, GiveTrump: Pha
                                      GiveBack: Phase.EXCHANGE, Pass: Phase.EXCHANGE, Play: Phase.PLAY}
 """The phase each kind of move belongs to."""
 IN_PHASE = {
-    Phase.NAME_TRUMP: N_("the hand is in phase name_trump: trump is not named yet"),
-    Phase.EXCHANGE: N_("the hand is in phase exchange: the lone-trump exchange comes first"),
-    Phase.PLAY: N_("the hand is in phase play: the cards are being played"),
+    Phase.NAME_TRUMP: N_("You cannot do that yet: trump has not been named"),
+    Phase.EXCHANGE: N_("You cannot do that now: the lone trumps are being exchanged first"),
+    Phase.PLAY: N_("You cannot do that now: the cards are being played"),
 }
 """Why a move of another phase is refused, one message per phase (a phase is not a message value)."""
 
 
 def check(state: State, move: Move) -> None:
     if state.phase == Phase.OVER:
-        refuse(Reason.HAND_FINISHED, "the hand is over")
+        refuse(Reason.HAND_FINISHED, "The hand is over: there are no more moves")
     if state.phase != PHASE_OF[type(move)]:
         refuse(Reason.WRONG_PHASE, IN_PHASE[state.phase])
     pending = state.received_trump is not None
-    if move.seat != state.to_move or (pending and isinstance(move, GiveTrump | Pass)):
-        refuse(Reason.NOT_YOUR_TURN, "seat {seat} is to move", seat=state.to_move)
+    if move.seat != state.to_move:
+        refuse(Reason.NOT_YOUR_TURN, "It is not your turn: {seat} is to move", seat=Seat(state.to_move or 0))
+    if pending and isinstance(move, GiveTrump | Pass):
+        refuse(Reason.NOT_YOUR_TURN, "Your partner has passed you a trump: give a card back for it")
     if isinstance(move, GiveBack) and not pending:
-        refuse(Reason.NOT_YOUR_TURN, "nothing was given to give back for")
+        refuse(Reason.NOT_YOUR_TURN, "Nobody has passed you a trump: you have nothing to give a card back "
+               "for")
     if isinstance(move, NameTrump):
         _check_naming(state, move)
     elif not isinstance(move, Pass):
@@ -288,21 +296,24 @@ def _check_naming(state: State, move: NameTrump) -> None:
     three_cards = bool(state.undealt)
     chose = (move.suit is not None) + move.by_last
     if not three_cards and (move.by_last or move.deal_order is not None or move.suit is None):
-        refuse(Reason.BAD_TRUMP_NAMING, "the jack of clubs names a suit, and only a suit")
-    if three_cards and (chose != 1 or sorted(move.deal_order or ()) != [0, 1, 2, 3]):
-        refuse(Reason.BAD_TRUMP_NAMING, "name a suit or by_last, and a deal order of all four seats")
+        refuse(Reason.BAD_TRUMP_NAMING, "You hold the jack of clubs: name the trump suit, and nothing else")
+    if three_cards and chose != 1:
+        refuse(Reason.BAD_TRUMP_NAMING, "Name a suit or say \"by the last\", one or the other")
+    if three_cards and sorted(move.deal_order or ()) != [0, 1, 2, 3]:
+        refuse(Reason.BAD_TRUMP_NAMING, "Say in what order the cards are dealt, naming each of the four "
+               "seats once")
 
 
 def _check_card(state: State, move: GiveTrump | GiveBack | Play) -> None:
     hand = state.hands[move.seat]
     if move.card not in hand:
-        refuse(Reason.CARD_NOT_IN_HAND, "the {card} is not in seat {seat}'s hand",
-               card=move.card, seat=move.seat)
+        refuse(Reason.CARD_NOT_IN_HAND, "You do not hold {card}", card=move.card)
     trump = state.trump or ""
     if isinstance(move, GiveTrump) and [c for c in hand if is_trump(c, trump)] != [move.card]:
-        refuse(Reason.NOT_LONE_TRUMP, "only a seat's single trump may be given")
+        refuse(Reason.NOT_LONE_TRUMP, "You may pass your partner only your lone trump")
     if isinstance(move, GiveBack) and move.card is state.received_trump:
-        refuse(Reason.CANNOT_RETURN_RECEIVED, "give back any card but the trump just received")
+        refuse(Reason.CANNOT_RETURN_RECEIVED, "You cannot give back {card}: it is the trump you have "
+               "just been passed", card=move.card)
     if isinstance(move, Play) and state.trick:
         _check_follow(hand, move.card, state.trick[0][1], trump)
 
@@ -314,10 +325,10 @@ def _check_follow(hand: tuple[Card, ...], card: Card, lead: Card, trump: str) ->
         return
     if any(effective_suit(c, trump) == led for c in hand):
         if led == trump:
-            refuse(Reason.MUST_TRUMP, "trumps were led: play a trump")
-        refuse(Reason.MUST_FOLLOW_SUIT, "follow the suit led: {suit}", suit=Suit(led))
+            refuse(Reason.MUST_TRUMP, "A trump was led: you must play a trump")
+        refuse(Reason.MUST_FOLLOW_SUIT, "You must follow suit: {suit}", suit=Suit(led))
     if not is_trump(card, trump) and any(is_trump(c, trump) for c in hand):
-        refuse(Reason.MUST_TRUMP, "void in the suit led: play a trump")
+        refuse(Reason.MUST_TRUMP, "You have no {suit}: you must play a trump", suit=Suit(led))
 
 
 def candidate_moves(state: State, seat: int) -> list[Move]:

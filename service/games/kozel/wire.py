@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from service.cards import Card, codes
 from service.errors import InvalidState
-from service.games.base import STATUS, EventType, Wire, WireForm, check_deck
+from service.games.base import STATUS, EventType, Saying, Wire, WireForm, check_deck
 from service.games.kozel import rules
 from service.games.kozel.rules import (
     HAND_SIZE,
@@ -132,9 +132,9 @@ VIEW_FIELDS = {
 VIEW = WIRE.view(State, TABLE, VIEW_FIELDS)
 
 MOVES = WIRE.moves_of({
-    Play: ("Play a card to the trick (§4).", {"cards": field(CARD_IN_LIST, attr="card")}),
-    NameTrump: ("Name trump: a suit; in the three-card method, a suit or `by_last`, with the order "
-                "of the deal (§3.2, §3.4).", {
+    Play: ("Play a card to the trick.", {"cards": field(CARD_IN_LIST, attr="card")}),
+    NameTrump: ("Name trump: a suit. In the three-card deal, name a suit or say \"by the last\", and say "
+                "in what order the rest of the cards are dealt.", {
         "suit": field(SUIT, nullable=True, default=None),
         "by_last": field(BOOL, "three cards: the printed suit of the last card the namer receives",
                          default=False),
@@ -142,27 +142,39 @@ MOVES = WIRE.moves_of({
                             "three cards: the order in which the seats are dealt their packets",
                             nullable=True, default=None),
     }),
-    GiveTrump: ("Pass the lone trump face down to the partner (§3.5).",
+    GiveTrump: ("Pass your lone trump face down to your partner.",
                 {"cards": field(CARD_IN_LIST, attr="card")}),
-    GiveBack: ("Give the partner a card back for the trump: any card but that trump (§3.5).",
+    GiveBack: ("Give your partner a card back for the trump: any card but that trump.",
                {"cards": field(CARD_IN_LIST, attr="card")}),
-    Pass: ("Keep the lone trump: no exchange (§3.5).", {}),
+    Pass: ("Keep your lone trump: no exchange.", {}),
 })
 
 EVENTS = {
-    "cards_dealt": EventType("Three-card method: the seat is dealt the rest of its hand, in the order named "
-                             "(§3.2).", cards=True, private=True, hand=1),
-    "trump_named": EventType("The seat names trump (§3.2, §3.4).", suit=True),
-    "trump_given": EventType("The seat passes its lone trump face down to its partner `to` (§3.5).",
-                             cards=True, to=True, private=True),
-    "card_given_back": EventType("The seat gives its partner `to` a card back for the trump (§3.5).",
-                                 cards=True, to=True, private=True),
-    "passed": EventType("The seat keeps its lone trump (§3.5)."),
-    "card_played": EventType("The seat plays a card to the trick (§4).", cards=True, hand=-1),
-    "trick_won": EventType("The seat wins the trick for its team: its cards and their card points (§5).",
-                           cards=True, points=True),
-    "hand_over": EventType("Every trick is played (§6); `seat` is null: the hand is scored by team, "
-                           "on the points (§7.1).", winner=True),
+    "cards_dealt": EventType(
+        "In the three-card deal, a player is dealt the rest of the hand, in the order the player naming "
+        "trump chose.", cards=True, private=True, hand=1, says=Saying(
+            "{seat} is dealt {cards}", you="You are dealt {cards}", hidden="{seat} is dealt {count}")),
+    "trump_named": EventType("A player names trump.", suit=True, says=Saying(
+        "{seat} names trump: {suit}", you="You name trump: {suit}")),
+    "trump_given": EventType(
+        "A player passes a lone trump face down to the partner.", cards=True, to=True, private=True,
+        says=Saying("{seat} passes a lone trump to {to}: {cards}",
+                    you="You pass your lone trump to {to}: {cards}",
+                    hidden="{seat} passes a lone trump face down to {to}")),
+    "card_given_back": EventType(
+        "A player gives the partner a card back for the trump.", cards=True, to=True, private=True,
+        says=Saying("{seat} gives {to} {cards} in return", you="You give {to} {cards} in return",
+                    hidden="{seat} gives {to} a card in return")),
+    "passed": EventType("A player keeps a lone trump and does not exchange it.", says=Saying(
+        "{seat} keeps the lone trump", you="You keep your lone trump")),
+    "card_played": EventType("A player plays a card to the trick.", cards=True, hand=-1, says=Saying(
+        "{seat} plays {cards}", you="You play {cards}")),
+    "trick_won": EventType("A player takes the trick for the team: its cards and the points they are worth.",
+                           cards=True, points=True, says=Saying(
+                               "{seat} takes the trick: {points}", you="You take the trick: {points}")),
+    "hand_over": EventType("Every trick has been played. There is no single winner: the hand is scored by "
+                           "team, on the points each team took.", winner=True, says=Saying(
+                               "The hand is over", nobody="The hand is over")),
 }
 """What a move may cause, each type with the fields it carries (``EventType``)."""
 

@@ -16,7 +16,8 @@ from service.games.tricks.sets import POINTS, State
 INFO = describe(
     id="kozel-bura", name_en="Kozel-bura", name_ru="Козёл-бура", players=(2, 3, 4, 5),
     deck=rules.DECKS[rules.Options().deck], largest_deck=rules.DECKS[36],
-    about_deck="36 cards (A 10 K Q J 9 8 7 6 of each suit), or 32 without the sixes", points=POINTS,
+    about_deck="36 cards: the ace, ten, king, queen, jack, nine, eight, seven and six of each suit; or 32, "
+               "without the sixes.", points=POINTS,
     moves=wire.MOVES.docs, reasons=rules.Reason, options=rules.Options,
     events=wire.EVENTS,
 )

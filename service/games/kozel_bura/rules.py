@@ -39,16 +39,18 @@ class Reason(base.Reason):
 class Options:
     """§8; every option may be omitted and takes its default."""
 
-    players: int = option(2, "Number of seats; a deal sets it from `players`.", within=(2, 5))
+    players: int = option(2, "The number of players at the table, as the deal sets it.", within=(2, 5))
     deck: int = option(36, "The pack the hand is dealt from.", choices={
         36: "36 cards, sixes included.",
         32: "32 cards, without the sixes.",
     })
     triple_lead: bool = option(
-        False, "By agreement: three cards of one suit may be led, and a molodka led out of turn.")
-    egg_compounding: bool = option(False, "Ties (eggs) in a row keep doubling the next hand: 2, 4, 8...")
-    penalty_limit: int = option(12, "Penalty points that lose the match: the loser is the goat.",
-                                within=(1, 10_000))
+        False, "By agreement: three cards of one suit may be led, and a molodka may be led out of turn.")
+    egg_compounding: bool = option(
+        False, "Eggs, ties for the most points, keep doubling the next hand when they come in a row: "
+               "2, 4, 8 and so on.")
+    penalty_limit: int = option(
+        12, "The penalty points that lose the match: whoever reaches them is the goat.", within=(1, 10_000))
 
 
 @lru_cache(maxsize=256)  # bounded: options come from clients, and may take many values
@@ -85,7 +87,7 @@ def deal_from(cards: tuple[Card, ...], *, players: int, dealer: int, options: Op
 
 def check(state: State, move: Move) -> None:
     if state.phase == Phase.OVER:
-        refuse(Reason.HAND_FINISHED, "the hand is over")
+        refuse(Reason.HAND_FINISHED, "The hand is over")
     sets.check_trick_move(state, variant(state.options), move)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from service.cards import codes
 from service.errors import InvalidState
-from service.games.base import EventType, Wire, WireForm
+from service.games.base import EventType, Saying, Wire, WireForm
 from service.games.kozel_bura import rules
 from service.games.kozel_bura.rules import HandResult, Match, Move, Options
 from service.games.tricks import sets_schemas, sets_wire
@@ -34,9 +34,11 @@ STATE, VIEW = sets_schemas.state_and_view(WIRE, options=OPTIONS, result=RESULT, 
 MOVES = WIRE.moves_of(TRICK_MOVES)
 
 EVENTS = {
-    **trick_events(taken="5.2", drawn="5.2", face_down=False),
-    "hand_over": EventType("The hand is over, by a bura (§6.1) or played out (§6.2); `seat` is its winner, "
-                           "null for eggs (§7.2).", winner=True),
+    **trick_events(face_down=False),
+    "hand_over": EventType("The hand is over, by a bura or played out, won by the player named; no player is "
+                           "named when the most points are tied (eggs).", winner=True,
+                           says=Saying("{seat} wins the hand", you="You win the hand",
+                                       nobody="The hand is over: eggs, a tie for the most points")),
 }
 """What a move may cause, each type with the fields it carries (``EventType``)."""
 

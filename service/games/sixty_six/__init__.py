@@ -14,7 +14,7 @@ from service.i18n import N_
 
 INFO = describe(
     id="sixty-six", name_en="Sixty-six", name_ru="Шестьдесят шесть", players=(2,), deck=rules.DECK,
-    about_deck="24 cards, A 10 K Q J 9 in each suit: {cards}", points=rules.POINTS,
+    about_deck="24 cards: the ace, ten, king, queen, jack and nine of each suit.", points=rules.POINTS,
     moves=wire.MOVES.docs, reasons=rules.Reason, options=rules.Options,
     events=wire.EVENTS,
 )

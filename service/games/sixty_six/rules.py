@@ -11,7 +11,7 @@ from typing import ClassVar, TypeVar, cast
 
 from service.cards import Card, DeckSource, deck
 from service.games import base
-from service.games.base import Event, evolve, option, refuse
+from service.games.base import Event, evolve, option, refuse, refuse_counted
 from service.games.match import Match
 from service.games.tricks import (
     ace_ten_order,
@@ -22,7 +22,7 @@ from service.games.tricks import (
     point_table,
     without,
 )
-from service.i18n.text import Suit
+from service.i18n.text import Seat, Suit
 
 # --- tables (§2) -------------------------------------------------------------------------------
 
@@ -77,23 +77,25 @@ class Options:
     """§8; every option may be omitted and takes its default."""
 
     allow_trump_nine_exchange: bool = option(
-        False, "The player on lead who has won a trick may exchange the nine of trumps for the "
-               "face-up trump card (§4.4).")
+        False, "A player on lead who has already won a trick may exchange the nine of trumps for the "
+               "face-up trump card under the stock.")
     last_trick_bonus: bool = option(
-        False, "The winner of the 12th trick scores 10 more if the stock was never closed (§5).")
+        False, "The winner of the last trick scores 10 more points if nobody closed the stock.")
     must_head_trick: bool = option(
-        False, "Once the stock is exhausted or closed, a player who can win the trick with a higher "
-               "card of the led suit must do so (§4.2).")
-    allow_claim: bool = option(False, "The player on lead may stop play and claim 66 (§4.5, §7.3).")
+        False, "Once the stock is used up or closed, a player who can win the trick with a higher card "
+               "of the suit led must do so.")
+    allow_claim: bool = option(
+        False, "A player on lead may stop play and claim 66 points: if they are right they win the hand, "
+               "if not the opponent does.")
     marriage_requires_trick: bool = option(
-        True, "Marriage points count only once the player has won a trick; off, they count at once "
-              "(§4.2).")
+        True, "Marriage points count only once the player has won a trick; if this is off, they count "
+              "at once.")
     marriages_after_stock: bool = option(
-        True, "Marriages may also be declared once the stock is exhausted or closed (§4.2).")
+        True, "Marriages may still be declared once the stock is used up or closed.")
     min_stock_to_close: int = option(
-        3, "The fewest cards, the face-up trump card included, the stock must hold to be closed (§4.3).",
+        3, "The fewest cards, the face-up trump card included, the stock must hold for a player to close it.",
         within=(1, 12))
-    party_target: int = option(8, "The game points that win a party (§7.5).", within=(1, 1000))
+    party_target: int = option(8, "How many game points a player needs to win the party.", within=(1, 1000))
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,11 +262,11 @@ def check(state: State, move: Move) -> None:
     """Raise ``IllegalMove`` with the first failing rule, in the rules file's order (§4.4 and
     §4.5 name the disabled option before the finished hand)."""
     if isinstance(move, ExchangeTrump) and not state.options.allow_trump_nine_exchange:
-        refuse(Reason.OPTION_DISABLED, "option allow_trump_nine_exchange is off")
+        refuse(Reason.OPTION_DISABLED, "this table plays without exchanging the trump nine")
     if isinstance(move, Claim) and not state.options.allow_claim:
-        refuse(Reason.OPTION_DISABLED, "option allow_claim is off")
+        refuse(Reason.OPTION_DISABLED, "this table plays without stopping play to claim 66")
     if state.finished:
-        refuse(Reason.HAND_FINISHED, "the hand is finished")
+        refuse(Reason.HAND_FINISHED, "the hand is over")
     if isinstance(move, Play):
         _check_play(state, move)
     elif isinstance(move, Close):
@@ -287,10 +289,10 @@ def _holds_marriage(hand: tuple[Card, ...], suit: str) -> bool:
 def _check_play(state: State, move: Play) -> None:
     seat, card = move.seat, move.card
     if seat != state.to_move:
-        refuse(Reason.NOT_YOUR_TURN, "it is seat {seat}'s turn", seat=state.to_move)
+        refuse(Reason.NOT_YOUR_TURN, "it is {seat}'s turn", seat=Seat(cast(int, state.to_move)))
     hand = state.hands[seat]
     if card not in hand:
-        refuse(Reason.CARD_NOT_IN_HAND, "the {card} is not in seat {seat}'s hand", card=card, seat=seat)
+        refuse(Reason.CARD_NOT_IN_HAND, "{card} is not in your hand", card=card)
     if move.marriage:
         _check_marriage(state, move)
     if state.trick and state.strict:
@@ -299,13 +301,16 @@ def _check_play(state: State, move: Play) -> None:
 
 def _check_marriage(state: State, move: Play) -> None:
     if state.trick:
-        refuse(Reason.MARRIAGE_NOT_ON_LEAD, "a marriage can only be declared when leading")
+        refuse(Reason.MARRIAGE_NOT_ON_LEAD, "you can declare a marriage only when you lead")
     if move.card.rank not in ("K", "Q"):
-        refuse(Reason.MARRIAGE_WRONG_RANK, "a marriage is led with a king or a queen")
-    if not _holds_marriage(state.hands[move.seat], cast(str, move.card.suit)):
-        refuse(Reason.MARRIAGE_PARTNER_MISSING, "the player does not hold both king and queen")
+        refuse(Reason.MARRIAGE_WRONG_RANK, "to declare a marriage, lead its king or its queen")
+    suit = cast(str, move.card.suit)
+    if not _holds_marriage(state.hands[move.seat], suit):
+        refuse(Reason.MARRIAGE_PARTNER_MISSING, "you do not hold {cards} for the marriage",
+               cards=_missing_from_marriage(state.hands[move.seat], suit))
     if state.strict and not state.options.marriages_after_stock:
-        refuse(Reason.MARRIAGE_NOT_ALLOWED_NOW, "marriages are not allowed after the stock")
+        refuse(Reason.MARRIAGE_NOT_ALLOWED_NOW,
+               "this table plays without marriages once the stock is used up or closed")
 
 
 def _check_follow(state: State, hand: tuple[Card, ...], card: Card) -> None:
@@ -314,56 +319,65 @@ def _check_follow(state: State, hand: tuple[Card, ...], card: Card) -> None:
     same_suit = [c for c in hand if c.suit == lead.suit]
     if same_suit:
         if card.suit != lead.suit:
-            refuse(Reason.MUST_FOLLOW_SUIT, "the player must follow suit: {suit}", suit=Suit(lead.suit))
+            refuse(Reason.MUST_FOLLOW_SUIT, "you must follow suit: {suit}", suit=Suit(lead.suit))
         can_head = any(_outranks(c, lead) for c in same_suit)
         if state.options.must_head_trick and can_head and not _outranks(card, lead):
-            refuse(Reason.MUST_WIN_TRICK, "the player must beat the {card}", card=lead)
+            refuse(Reason.MUST_WIN_TRICK,
+                   "you must win the trick: beat {card} with a higher card of its suit", card=lead)
     elif card.suit != state.trump_suit and any(c.suit == state.trump_suit for c in hand):
-        refuse(Reason.MUST_TRUMP, "the player has no card of the led suit and must trump")
+        refuse(Reason.MUST_TRUMP, "you have no {suit}, so you must play a trump", suit=Suit(lead.suit))
 
 
 def _outranks(card: Card, other: Card) -> bool:
     return RANK_ORDER[card.rank] > RANK_ORDER[other.rank]
 
 
-def _check_lead_action(state: State, seat: int) -> None:
-    if not _on_lead(state, seat):
-        refuse(Reason.NOT_ON_LEAD, "seat {seat} is not on lead", seat=seat)
-
-
 def _check_close(state: State, move: Close) -> None:
-    _check_lead_action(state, move.seat)
+    if not _on_lead(state, move.seat):
+        refuse(Reason.NOT_ON_LEAD, "you can close the stock only when you lead")
     if state.stock_closed_by is not None:
         refuse(Reason.STOCK_CLOSED, "the stock is already closed")
     if not state.stock:
-        refuse(Reason.STOCK_EXHAUSTED, "the stock is exhausted")
+        refuse(Reason.STOCK_EXHAUSTED, "the stock is used up: there is nothing to close")
     if len(state.stock) < state.options.min_stock_to_close:
-        refuse(Reason.STOCK_TOO_SMALL, "closing needs {count} cards in the stock",
-               count=state.options.min_stock_to_close)
+        refuse_counted(Reason.STOCK_TOO_SMALL,
+                       "you can close the stock only while it holds at least {count} card, the face-up "
+                       "trump included",
+                       "you can close the stock only while it holds at least {count} cards, the face-up "
+                       "trump included",
+                       count=state.options.min_stock_to_close)
 
 
 def _check_exchange(state: State, move: ExchangeTrump) -> None:
-    _check_lead_action(state, move.seat)
+    if not _on_lead(state, move.seat):
+        refuse(Reason.NOT_ON_LEAD, "you can exchange the trump nine only when you lead")
     if state.stock_closed_by is not None:
-        refuse(Reason.STOCK_CLOSED, "the stock is closed")
+        refuse(Reason.STOCK_CLOSED, "the stock is closed: the trump nine can no longer be exchanged")
     if len(state.stock) < 4:
-        refuse(Reason.STOCK_TOO_SMALL, "the trump card is in the last draw")
+        refuse(Reason.STOCK_TOO_SMALL,
+               "the next draw takes the face-up trump: it is too late to exchange the nine")
     if not state.tricks_won[move.seat]:
-        refuse(Reason.NO_TRICK_WON, "the exchange needs at least one trick won")
+        refuse(Reason.NO_TRICK_WON, "you can exchange the trump nine only once you have won a trick")
     if _trump_nine(state) not in state.hands[move.seat]:
-        refuse(Reason.NO_TRUMP_NINE, "the player does not hold the nine of trumps")
+        refuse(Reason.NO_TRUMP_NINE, "you do not hold {card} to exchange", card=_trump_nine(state))
 
 
 def _trump_nine(state: State) -> Card:
     return next(c for c in DECK if c.rank == "9" and c.suit == state.trump_suit)
 
 
+def _missing_from_marriage(hand: tuple[Card, ...], suit: str) -> list[Card]:
+    """The king and queen of ``suit`` that ``hand`` lacks."""
+    return [c for c in DECK if c.suit == suit and c.rank in ("K", "Q") and c not in hand]
+
+
 def _check_claim(state: State, move: Claim) -> None:
-    _check_lead_action(state, move.seat)
+    if not _on_lead(state, move.seat):
+        refuse(Reason.NOT_ON_LEAD, "you can claim 66 only when you lead")
     suit = move.marriage_suit
     if suit is not None and not _holds_marriage(state.hands[move.seat], suit):
-        refuse(Reason.MARRIAGE_PARTNER_MISSING, "the player does not hold the king and queen of {suit}",
-               suit=Suit(suit))
+        refuse(Reason.MARRIAGE_PARTNER_MISSING, "you do not hold {cards} for the marriage",
+               cards=_missing_from_marriage(state.hands[move.seat], suit))
 
 
 def candidate_moves(state: State, seat: int) -> list[Move]:

@@ -13,7 +13,7 @@ from itertools import chain
 
 from service.cards import Card, codes
 from service.errors import InvalidState
-from service.games.base import STATUS, EventType, Wire, WireForm, check_deck, evolve
+from service.games.base import STATUS, EventType, Saying, Wire, WireForm, check_deck, evolve
 from service.games.match import Match
 from service.games.sixty_six import rules
 from service.games.sixty_six.rules import (
@@ -32,7 +32,7 @@ from service.games.sixty_six.rules import (
     Trick,
 )
 from service.games.tricks import won_points
-from service.i18n.text import Suit
+from service.i18n.text import Amount, Seat, Suit
 from service.wire.form import GameWire, Record, computed, const, derived, field
 from service.wire.kinds import BOOL, CARD, CARD_IN_LIST, SEAT, Int, Kind, ListOf, OneOf, PerSeat, Pile
 
@@ -154,38 +154,61 @@ VIEW = WIRE.view(State, TABLE, {
    "everything played, which both players saw face up.")
 
 MOVES = WIRE.moves_of({
-    Play: ("Play a card: lead it, with a marriage or not, or reply to the lead (§4.2).", {
+    Play: ("Play a card: lead it, declaring a marriage or not, or answer the card led.", {
         "cards": field(CARD_IN_LIST, attr="card"),
         "marriage": field(BOOL, "Declare the marriage of the led king or queen (§4.2).", default=False),
     }),
-    Close: ("Close the stock: no more drawing, and suit must be followed from now on (§4.3).", {}),
-    ExchangeTrump: ("Exchange the nine of trumps for the face-up trump card (§4.4).", {}),
-    Claim: ("Stop play and claim 66, with a marriage or not (§4.5).", {
+    Close: ("Close the stock: nobody draws any more, and from now on players must follow suit, or trump "
+            "when they cannot.", {}),
+    ExchangeTrump: ("Exchange the nine of trumps for the face-up trump card under the stock.", {}),
+    Claim: ("Stop play and claim 66 points, declaring a marriage or not.", {
         "marriage_suit": field(SUIT, nullable=True, default=None),
     }),
 })
 
 EVENTS = {
-    "card_played": EventType("The seat plays a card to the trick (§4.2).", cards=True, hand=-1),
+    "card_played": EventType(
+        "A player plays a card to the trick.", cards=True, hand=-1,
+        says=Saying("{seat} plays {cards}", you="you play {cards}")),
     "marriage_declared": EventType(
-        "The seat declares the marriage of `suit`, leading it (§4.2) or claiming (§4.5): 40 in trumps, 20 "
-        "otherwise.",
-        points=True, suit=True),
-    "trick_won": EventType("The seat wins the trick: its cards, lead first, and their card points (§5).",
-                           cards=True, points=True),
-    "card_drawn": EventType("The seat draws a card from the stock after a trick, the winner first (§5).",
-                            cards=True, private=True, hand=1),
-    "trump_card_drawn": EventType("The seat draws the face-up trump card, the stock's last (§5).",
-                                  cards=True, hand=1),
-    "stock_closed": EventType("The seat closes the stock (§4.3)."),
+        "A player declares a marriage by leading its king or queen, or along with a claim of 66 points: "
+        "it is worth 40 points in trumps and 20 in another suit.",
+        points=True, suit=True,
+        says=Saying("{seat} declares a marriage in {suit}: {points}",
+                    you="you declare a marriage in {suit}: {points}")),
+    "trick_won": EventType(
+        "A player wins the trick and takes its two cards, the card led first, with the points they are "
+        "worth.",
+        cards=True, points=True,
+        says=Saying("{seat} wins the trick: {points}", you="you win the trick: {points}")),
+    "card_drawn": EventType(
+        "A player draws a card from the stock after a trick, the winner of the trick first; only that "
+        "player sees it.",
+        cards=True, private=True, hand=1,
+        says=Saying("{seat} draws {cards} from the stock", you="you draw {cards} from the stock",
+                    hidden="{seat} draws a card from the stock")),
+    "trump_card_drawn": EventType(
+        "A player draws the face-up trump card, the last card of the stock.", cards=True, hand=1,
+        says=Saying("{seat} draws the face-up trump, {cards}", you="you draw the face-up trump, {cards}")),
+    "stock_closed": EventType(
+        "A player closes the stock.",
+        says=Saying("{seat} closes the stock", you="you close the stock")),
     "trump_exchanged": EventType(
-        "The seat lays the trump nine face up under the stock (§4.4); `trump_card_taken` follows.",
-        cards=True, hand=-1),
-    "trump_card_taken": EventType("The seat takes the face-up trump card for the nine (§4.4).",
-                                  cards=True, hand=1),
-    "claimed": EventType("The seat stops play and claims 66 (§4.5)."),
-    "hand_over": EventType("The hand is over; `seat` won it, null for a drawn hand (§6, §7.2-7.3).",
-                           winner=True),
+        "A player lays the nine of trumps face up under the stock in place of the face-up trump card, which "
+        "they take next.",
+        cards=True, hand=-1,
+        says=Saying("{seat} lays {cards} under the stock", you="you lay {cards} under the stock")),
+    "trump_card_taken": EventType(
+        "A player takes the face-up trump card in exchange for the nine.", cards=True, hand=1,
+        says=Saying("{seat} takes {cards} from under the stock",
+                    you="you take {cards} from under the stock")),
+    "claimed": EventType(
+        "A player stops play and claims 66 points.",
+        says=Saying("{seat} stops play and claims 66 points", you="you stop play and claim 66 points")),
+    "hand_over": EventType(
+        "The hand is over: a player has won it, or nobody has when neither reached 66 points.", winner=True,
+        says=Saying("{seat} wins the hand", you="you win the hand",
+                    nobody="the hand is a draw: nobody reached 66 points")),
 }
 """What a move may cause, each type with the fields it carries (``EventType``)."""
 
@@ -253,13 +276,13 @@ def _with_derived(state: State, wire: Wire) -> State:
     if "first_to_66" in wire:
         first = wire["first_to_66"]
         if first is not None and not reached:
-            raise InvalidState("/first_to_66", "no seat has 66 or more points: first_to_66 must be null")
+            raise InvalidState("/first_to_66", "nobody has 66 points or more, so nobody reached 66 first")
         if (first is None and reached) or (first is not None and first not in reached):
             raise InvalidState("/first_to_66",
-                               "first_to_66 must be one of the seats with 66 or more points: {seats}",
-                               seats=tuple(reached))
+                               "the first to reach 66 must be a player with 66 points or more: {seats}",
+                               seats=[Seat(s) for s in reached])
     elif len(reached) == 2:
-        raise InvalidState("/first_to_66", "both seats have 66 or more: say which got there first")
+        raise InvalidState("/first_to_66", "both players have 66 points or more: say which got there first")
     else:
         first = reached[0] if reached else None
     return state if first is None else evolve(state, first_to_66=first)
@@ -275,9 +298,9 @@ def _check_play_position(state: State) -> None:
     hands_empty = sizes == (0, 0) and not state.trick
     finished = state.claimed_by is not None or hands_empty
     if finished and state.to_move is not None:
-        raise InvalidState("/to_move", "to_move must be null: the hand is over")
+        raise InvalidState("/to_move", "the hand is over: nobody is to move")
     if not finished and state.to_move is None:
-        raise InvalidState("/to_move", "to_move must be a seat: the hand is in progress")
+        raise InvalidState("/to_move", "the hand is not over: a player must be to move")
     if hands_empty:
         return
     if state.claimed_by is not None:  # a claim is made on lead (§4.5), then nothing moves
@@ -294,7 +317,7 @@ def _check_play_position(state: State) -> None:
             raise InvalidState(HANDS[leader], "the leader holds one card fewer than the follower")
     else:
         if state.to_move != leader:
-            raise InvalidState("/to_move", "with no card led, the leader is to move")
+            raise InvalidState("/to_move", "no card is led yet, so the player on lead is to move")
         if sizes[0] != sizes[1]:
             raise InvalidState("/hands/1", "both hands hold the same number of cards at a lead")
     if state.stock and state.stock_closed_by is None and sizes[follower] != rules.HAND_SIZE:
@@ -313,9 +336,13 @@ def _check_marriages(state: State) -> None:
             worth = 40 if marriage.suit == state.trump_suit else 20
             if marriage.points != worth:
                 raise InvalidState(at + "/points", "a marriage in {suit} is worth {points}",
-                                   suit=Suit(marriage.suit), points=worth)
+                                   suit=Suit(marriage.suit), points=Amount(worth, "point"))
+            if marriage.credited != credited and credited:
+                raise InvalidState(at + "/credited", "this marriage's points already count: its player has "
+                                                     "won a trick, or this table counts marriages at once")
             if marriage.credited != credited:
-                raise InvalidState(at + "/credited", "credited must be {value}", value=str(credited).lower())
+                raise InvalidState(at + "/credited",
+                                   "this marriage's points cannot count yet: its player has not won a trick")
 
 
 def _check_close(state: State) -> None:
@@ -325,7 +352,8 @@ def _check_close(state: State) -> None:
         raise InvalidState(last, "the face-up trump card is drawn last")
     closer, snapshot = state.stock_closed_by, state.closed_snapshot
     if (closer is None) != (snapshot is None):
-        raise InvalidState("/closed_snapshot", "closed_snapshot is set exactly when the stock is closed")
+        raise InvalidState("/closed_snapshot", "the opponent's points and tricks at the closing are given "
+                                               "exactly when the stock is closed")
     if closer is None or snapshot is None:
         return
     if len(state.stock) < state.options.min_stock_to_close:

@@ -9,10 +9,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import combinations
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NoReturn
 
 from service.cards import Card, without
-from service.games.base import Event, Reason, evolve, refuse, replace_at
+from service.games.base import Event, Reason, evolve, refuse, refuse_counted, replace_at
 from service.games.seating import clockwise, left_of
 from service.games.tricks import (
     ace_ten_order,
@@ -23,6 +23,7 @@ from service.games.tricks import (
     point_table,
 )
 from service.i18n import N_
+from service.i18n.text import Seat
 
 RANKS = ("A", "10", "K", "Q", "J", "9", "8", "7", "6")
 RANK_ORDER = ace_ten_order(RANKS)
@@ -159,9 +160,9 @@ TrickMove = Lead | Molodka | Respond
 
 
 LEAD_SIZES: dict[tuple[int, ...], str] = {
-    (1,): N_("a lead is one card"),
-    (1, 3): N_("a lead is one card or three"),
-    (1, 2, 3): N_("a lead is one, two or three cards"),
+    (1,): N_("You may lead only one card"),
+    (1, 3): N_("You may lead one card or three"),
+    (1, 2, 3): N_("You may lead one, two or three cards"),
 }
 """What a variant's ``lead_sizes`` allow, as the refusal of another lead says it."""
 
@@ -185,18 +186,13 @@ def deal(cards: Sequence[Card], *, seats: int, dealer: int, hand_size: int, opti
 # --- legality ----------------------------------------------------------------------------------
 
 
-def _holds(hand: Sequence[Card], cards: Sequence[Card]) -> bool:
-    return all(hand.count(card) >= cards.count(card) for card in cards)
-
-
 def _one_suit(cards: Sequence[Card]) -> bool:
     return len({c.suit for c in cards}) == 1
 
 
 def check_trick_move(state: State, variant: Variant, move: TrickMove) -> None:
     if state.phase != Phase.PLAY:
-        refuse(variant.reason(TrickReason.WRONG_PHASE),
-               "the cards are all played: only claims and passes remain")
+        refuse(variant.reason(TrickReason.WRONG_PHASE), "Every card is played: you may only claim or pass")
     if isinstance(move, Lead):
         _check_lead(state, variant, move)
     elif isinstance(move, Molodka):
@@ -205,62 +201,75 @@ def check_trick_move(state: State, variant: Variant, move: TrickMove) -> None:
         _check_respond(state, variant, move)
 
 
+def _not_your_turn(state: State, variant: Variant) -> NoReturn:
+    if state.to_move is None:
+        refuse(variant.reason(TrickReason.WRONG_PHASE), "Nobody is to move now")
+    refuse(variant.reason(TrickReason.NOT_YOUR_TURN), "It is {seat}'s turn", seat=Seat(state.to_move))
+
+
+def _check_held(state: State, variant: Variant, seat: int, cards: Sequence[Card]) -> None:
+    """Refuses a card the seat does not hold, or one it names twice."""
+    hand = state.hands[seat]
+    for card in cards:
+        if card not in hand:
+            refuse(variant.reason(TrickReason.CARD_NOT_IN_HAND), "You do not hold {card}", card=card)
+        if cards.count(card) > hand.count(card):
+            refuse(variant.reason(TrickReason.CARD_NOT_IN_HAND), "You name {card} twice", card=card)
+
+
 def _check_lead(state: State, variant: Variant, move: Lead) -> None:
     if state.trick is not None:
         if move.seat == state.to_move:
-            refuse(variant.reason(TrickReason.WRONG_PHASE), "a trick is under way: respond to it")
-        refuse(variant.reason(TrickReason.NOT_YOUR_TURN), "it is seat {seat}'s turn", seat=state.to_move)
+            refuse(variant.reason(TrickReason.WRONG_PHASE), "The trick is already led: answer it")
+        _not_your_turn(state, variant)
     if move.seat != state.leader:
-        refuse(variant.reason(TrickReason.NOT_YOUR_TURN), "seat {seat} has the lead", seat=state.leader)
-    if not _holds(state.hands[move.seat], move.cards):
-        refuse(variant.reason(TrickReason.CARD_NOT_IN_HAND), "every card led must be in the hand, once each")
+        refuse(variant.reason(TrickReason.NOT_YOUR_TURN), "It is {seat}'s lead", seat=Seat(state.leader))
+    _check_held(state, variant, move.seat, move.cards)
     if len(move.cards) not in variant.lead_sizes:
         sizes = LEAD_SIZES.get(variant.lead_sizes)
         if sizes is None:
-            refuse(variant.reason(TrickReason.BAD_CARD_COUNT), "a lead of {count} cards is not allowed",
-                   count=len(move.cards))
+            refuse_counted(variant.reason(TrickReason.BAD_CARD_COUNT), "You may not lead {count} card",
+                           "You may not lead {count} cards", count=len(move.cards))
         refuse(variant.reason(TrickReason.BAD_CARD_COUNT), sizes)
     if not _one_suit(move.cards):
-        refuse(variant.reason(TrickReason.LEAD_MIXED_SUITS), "the cards of a lead are all of one suit")
+        refuse(variant.reason(TrickReason.LEAD_MIXED_SUITS), "The cards you lead must all be of one suit")
 
 
 def _check_molodka(state: State, variant: Variant, move: Molodka) -> None:
     if not variant.molodka:
         refuse(variant.reason(TrickReason.OPTION_DISABLED),
-               "a molodka out of turn is not agreed for this game")
+               "Leading a molodka out of turn is not agreed in this game")
     if state.trick is not None:
-        refuse(variant.reason(TrickReason.WRONG_PHASE), "a molodka is led before the first card of a trick")
+        refuse(variant.reason(TrickReason.WRONG_PHASE),
+               "You may lead a molodka only before the first card of a trick")
     if move.seat == state.leader:
-        refuse(variant.reason(TrickReason.WRONG_PHASE), "the seat on lead leads its three cards with a lead")
-    if not _holds(state.hands[move.seat], move.cards):
-        refuse(variant.reason(TrickReason.CARD_NOT_IN_HAND),
-               "every card of the molodka must be in the hand, once each")
+        refuse(variant.reason(TrickReason.WRONG_PHASE), "The lead is yours: lead your three cards as usual")
+    _check_held(state, variant, move.seat, move.cards)
     trumps_ok = variant.molodka_of_trumps or move.cards[0].suit != state.trump
     if len(move.cards) != 3 or not _one_suit(move.cards) or not trumps_ok:
         if variant.molodka_of_trumps:
-            refuse(variant.reason(TrickReason.NOT_A_MOLODKA), "a molodka is three cards of one suit")
-        refuse(variant.reason(TrickReason.NOT_A_MOLODKA), "a molodka is three cards of one non-trump suit")
+            refuse(variant.reason(TrickReason.NOT_A_MOLODKA),
+                   "That is not a molodka: a molodka is three cards of one suit")
+        refuse(variant.reason(TrickReason.NOT_A_MOLODKA),
+               "That is not a molodka: a molodka is three cards of one suit other than trumps")
 
 
 def _check_respond(state: State, variant: Variant, move: Respond) -> None:
     trick = state.trick
     if trick is None:
         if move.seat == state.leader:
-            refuse(variant.reason(TrickReason.WRONG_PHASE), "no card is led yet: lead")
-        refuse(variant.reason(TrickReason.NOT_YOUR_TURN), "seat {seat} has the lead", seat=state.leader)
+            refuse(variant.reason(TrickReason.WRONG_PHASE), "No card is led yet: the lead is yours")
+        refuse(variant.reason(TrickReason.NOT_YOUR_TURN), "It is {seat}'s lead", seat=Seat(state.leader))
     if move.seat != state.to_move:
-        refuse(variant.reason(TrickReason.NOT_YOUR_TURN), "it is seat {seat}'s turn", seat=state.to_move)
-    hand = state.hands[move.seat]
-    if not _holds(hand, move.cards):
-        refuse(variant.reason(TrickReason.CARD_NOT_IN_HAND), "every card must be in the hand, once each")
-    needed = min(trick.size, len(hand))
+        _not_your_turn(state, variant)
+    _check_held(state, variant, move.seat, move.cards)
+    needed = min(trick.size, len(state.hands[move.seat]))
     if len(move.cards) != needed:
-        if needed == 1:
-            refuse(variant.reason(TrickReason.BAD_CARD_COUNT), "answer with one card")
-        refuse(variant.reason(TrickReason.BAD_CARD_COUNT), "answer with {count} cards", count=needed)
+        refuse_counted(variant.reason(TrickReason.BAD_CARD_COUNT), "You must answer with {count} card",
+                       "You must answer with {count} cards", count=needed)
     if move.mode == "beat" and not _beats(state, move.cards):
-        refuse(variant.reason(TrickReason.DOES_NOT_BEAT), "the cards do not beat the winning set: {cards}",
-               cards=trick.winning.cards)
+        refuse_counted(variant.reason(TrickReason.DOES_NOT_BEAT), "This card does not beat {cards}",
+                       "These cards do not beat {cards}", count=len(move.cards), cards=trick.winning.cards)
 
 
 def _beats(state: State, cards: Sequence[Card]) -> bool:

@@ -13,7 +13,7 @@ from typing import Any
 import marshmallow as ma
 
 from service.cards import SUITS, Card
-from service.games.base import STATUS, EventType
+from service.games.base import STATUS, EventType, Saying
 from service.games.tricks import card_points
 from service.games.tricks.sets import POINTS, Ending, Lead, Molodka, Phase, Played, Respond, State, Trick
 from service.wire.codegen import Source
@@ -59,11 +59,12 @@ class Family(GameWire):
 
 
 TRICK_MOVES: dict[type, tuple[str, dict[str, Field]]] = {
-    Lead: ("Lead a trick: one card, or several of one suit as the game allows (§4.2a).",
+    Lead: ("Lead to a trick: one card, or several of one suit where the game allows it.",
            {"cards": field(TRICK_CARDS)}),
-    Molodka: ("Lead a molodka out of turn, before the trick's first card is played (§4.2b).",
-              {"cards": field(TRICK_CARDS)}),
-    Respond: ("Answer the trick with as many cards as led: beat the winning cards, or discard (§4.2c).", {
+    Molodka: ("Lead a molodka, three cards of one suit, out of turn, before the first card of the trick "
+              "is played.", {"cards": field(TRICK_CARDS)}),
+    Respond: ("Answer the trick with as many cards as were led: beat the cards that are winning it, or "
+              "throw cards off.", {
         "cards": field(TRICK_CARDS),
         "mode": field(OneOf(("beat", "discard")), "omitted: beat if the cards beat, else discard",
                       nullable=True, default=None),
@@ -72,33 +73,47 @@ TRICK_MOVES: dict[type, tuple[str, dict[str, Field]]] = {
 """The moves of a trick, every game's first (``WIRE.moves_of({**TRICK_MOVES, ...})``)."""
 
 
-def trick_events(*, taken: str, drawn: str, face_down: bool) -> dict[str, EventType]:
+def trick_events(*, face_down: bool) -> dict[str, EventType]:
     """The events of a trick, the first of every game's (``EVENTS = {**trick_events(...), ...}``):
-    ``taken`` and ``drawn``, the § of the game's rules by which a trick is taken and the stock
-    drawn from; ``face_down``, whether its discards may lie face down (Bura): then they are seen
-    by their seat alone, and a trick by its taker alone, without its points."""
-    discards = {"discard": EventType("The seat answers the trick with cards that do not beat it, face up "
-                                     "(§4.2c).", cards=True, hand=-1)}
+    ``face_down``, whether its discards may lie face down (Bura): then they are seen by their
+    seat alone, and a trick by its taker alone, without its points."""
+    discards = {"discard": EventType(
+        "The player answers the trick with cards that do not beat it, face up.", cards=True, hand=-1,
+        says=Saying("{seat} throws off {cards}", you="You throw off {cards}"))}
     if face_down:
         discards["discard_face_down"] = EventType(
-            "The seat answers the trick with cards that do not beat it, face down (§4.2c).", cards=True,
-            private=True, hand=-1)
-        trick_won = EventType(f"The seat takes the trick, whose cards it alone sees (§{taken}).", cards=True,
-                              private=True)
+            "The player answers the trick with cards that do not beat it, face down: only that player sees "
+            "them.", cards=True, private=True, hand=-1,
+            says=Saying("{seat} throws off {cards} face down", you="You throw off {cards} face down",
+                        hidden="{seat} throws off {count} face down"))
+        trick_won = EventType("The player takes the trick; only that player sees its cards.", cards=True,
+                              private=True,
+                              says=Saying("{seat} takes the trick: {cards}",
+                                          you="You take the trick: {cards}", hidden="{seat} takes the trick"))
     else:
-        trick_won = EventType(f"The seat takes the trick: its cards and their card points (§{taken}).",
-                              cards=True, points=True)
+        trick_won = EventType("The player takes the trick, with its cards and the points they are worth.",
+                              cards=True, points=True,
+                              says=Saying("{seat} takes the trick: {points}",
+                                          you="You take the trick: {points}"))
     return {
-        "lead": EventType("The seat leads cards of one suit (§4.2a).", cards=True, hand=-1),
-        "molodka": EventType("The seat leads three cards of one suit out of turn (§4.2b).", cards=True,
-                             hand=-1),
-        "beat": EventType("The seat answers the trick with cards that beat it (§4.2c).", cards=True, hand=-1),
+        "lead": EventType("The player leads cards of one suit.", cards=True, hand=-1,
+                          says=Saying("{seat} leads {cards}", you="You lead {cards}")),
+        "molodka": EventType("The player leads a molodka, three cards of one suit, out of turn.", cards=True,
+                             hand=-1, says=Saying("{seat} leads a molodka out of turn: {cards}",
+                                                  you="You lead a molodka out of turn: {cards}")),
+        "beat": EventType("The player answers the trick with cards that beat it.", cards=True, hand=-1,
+                          says=Saying("{seat} beats with {cards}", you="You beat with {cards}")),
         **discards,
         "trick_won": trick_won,
-        "card_drawn": EventType(f"The seat draws a card from the stock, the taker first (§{drawn}).",
-                                cards=True, private=True, hand=1),
-        "trump_card_drawn": EventType(f"The seat draws the face-up trump card, the stock's last (§{drawn}).",
-                                      cards=True, hand=1),
+        "card_drawn": EventType("The player draws a card from the stock, the trick's taker first; only that "
+                                "player sees it.", cards=True, private=True, hand=1,
+                                says=Saying("{seat} draws {cards} from the stock",
+                                            you="You draw {cards} from the stock",
+                                            hidden="{seat} draws a card from the stock")),
+        "trump_card_drawn": EventType("The player draws the face-up trump card, the last card of the stock.",
+                                      cards=True, hand=1,
+                                      says=Saying("{seat} takes the face-up trump, {cards}",
+                                                  you="You take the face-up trump, {cards}")),
     }
 
 

@@ -12,6 +12,7 @@ from service.games.base import Wire, check_deck
 from service.games.seating import clockwise
 from service.games.tricks import beats_set
 from service.games.tricks.sets import RANK_ORDER, Phase, State, Trick, Variant
+from service.i18n.text import Seat
 
 
 def check(state: State, *, deck: Sequence[Card], variant: Variant) -> None:
@@ -100,7 +101,7 @@ def _check_trick(state: State, variant: Variant, trick: Trick) -> None:
         if index > len(order):
             raise InvalidState(at, "every seat has already answered this trick")
         if play.seat != order[index - 1]:
-            raise InvalidState(f"{at}/seat", "seat {seat} answers here (clockwise)", seat=order[index - 1])
+            raise InvalidState(f"{at}/seat", "{seat} answers here (clockwise)", seat=Seat(order[index - 1]))
         if len(play.cards) != trick.size and state.hands[play.seat]:
             raise InvalidState(f"{at}/cards",
                                "an answer is as many cards as led ({count}), unless it empties the hand",
