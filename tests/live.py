@@ -95,7 +95,6 @@ def nginx_conf(upstream: str | Sequence[str], listen: str, tables: str | Sequenc
     return conf.replace("@LISTEN@", listen)
 
 
-@contextmanager
 def stop_nginx(process: subprocess.Popen[bytes]) -> None:
     """Fast shutdown (SIGTERM): a graceful one (SIGQUIT) waits for every open connection, and a
     browser's speculative connections, which send nothing, hold it until nginx's header timeout."""
@@ -107,6 +106,7 @@ def stop_nginx(process: subprocess.Popen[bytes]) -> None:
         process.wait()
 
 
+@contextmanager
 def nginx(upstream: str | Sequence[str], listen: str | None = None,
           tables: str | Sequence[str] | None = None) -> Iterator[str]:
     """nginx in front of ``upstream`` (host:port, or a list of them: one upstream server each,
