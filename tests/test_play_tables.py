@@ -225,8 +225,9 @@ def test_friends_play_a_whole_hand_of_sixty_six_by_clicking():
             assert page.find_elements(By.CSS_SELECTOR, "#log li[data-event='dealt']"), "the next deal is logged"
         assert "Сдача 1 сыграна" in seats[1].find_element(By.ID, "log").text
         assert "Hand 1 is over" in watcher.find_element(By.ID, "log").text
-        for page in (seats[1], watcher):  # there the whole hand: every few seconds the host ended a stream, and the page opened it again
-            assert int(page.find_element(By.TAG_NAME, "body").get_attribute("data-streams") or 0) >= 2, "the streams were reopened"
+        for page in (seats[1], watcher):  # there the whole hand: every few seconds the host ends a stream, and the page opens it again
+            until(lambda page=page: int(page.find_element(By.TAG_NAME, "body").get_attribute("data-streams") or 0) >= 2,
+                  STREAM_SECONDS + 5, "the stream reopened")
         for page in (seats[0], seats[1], watcher):
             checked(page, keys)
         print(f"{moved} moves; each on the other page within {max(delays):.3f} s "

@@ -118,7 +118,7 @@ def test_a_search_past_the_slots_is_refused_at_once(tmp_path: Path) -> None:
         rules = post(f"{base}/legal-moves", {"state": state})
         long.join()
     assert status == 503 and busy["type"] == "urn:card-rules:problem:computer-busy", busy
-    assert served_ms(log, "busy") < 50  # a few ms on a quiet machine (make soak); a search takes 250
+    assert served_ms(log, "busy") < 100  # a few ms on a quiet machine (make soak), up to 52 under make test's load; a search takes 250
     assert rules[0] == 200
 
 
