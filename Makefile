@@ -76,8 +76,9 @@ bench: $(BIN)/.dev
 soak: $(BIN)/.dev system-deps
 	$(BIN)/python -m bench.soak
 
-# The computer player: its budget over HTTP (1,000 suggestions per game), then its tournaments
-# against the baselines; both write docs/strength.md. About an hour on two cores.
+# The computer player: its budget over HTTP (1,000 suggestions per game), then its duplicate-deal
+# matches against the baselines; both write docs/strength.md. Hours on two cores: the RdeepBot-style
+# player's random playouts of Bezique and Canasta most (STRENGTH_AGAINST, STRENGTH_GAMES narrow it).
 strength: $(BIN)/.dev
 	STRENGTH_BUDGET_CHECK=1 $(BIN)/python -m bench.strength
 

@@ -17,11 +17,10 @@ from gevent import get_hub
 from gevent.monkey import is_module_patched
 
 from host.errors import StaleMove, StoreDown, TableOver
-from host.settings import LEVEL_BUDGET_MS
 from host.store import TableStore
 from host.tables import Event, Rules, Table, close, due, play
 from service.errors import ServiceError
-from service.player import Effort, suggest
+from service.player.levels import BY_NUMBER, played
 
 T = TypeVar("T")
 TICK_SECONDS = 0.1
@@ -95,13 +94,11 @@ class Croupier:
 
 
 def computer_move(rules: Rules, table: Table, seat: int) -> Any:
-    """The computer player's move for ``seat``, searched for as long as the table's level allows."""
+    """The computer player's move for ``seat``, at the table's level (``service.player.levels``)."""
     game = rules.game
     state = game.load_state(table.state)
-    budget = LEVEL_BUDGET_MS[table.level]
-    effort = Effort(samples=10_000 if budget else 0, deadline=time.perf_counter() + budget / 1000)
-    found = suggest(game, state, seat, seed=f"{table.id}/{table.hand_number}/{table.move_number}/"
-                                            f"{random.random()}", effort=effort)
+    found = played(game, state, seat, seed=f"{table.id}/{table.hand_number}/{table.move_number}/"
+                                           f"{random.random()}", at=BY_NUMBER[table.level])
     return game.dump_move(found.move)
 
 

@@ -8,9 +8,9 @@ from typing import Any
 
 import marshmallow as ma
 
-from host.settings import LEVEL_BUDGET_MS
 from service.games import GAMES
 from service.i18n import N_
+from service.player.levels import BY_NUMBER
 
 TYPES = {
     ma.fields.String: N_("a string"), ma.fields.Integer: N_("a whole number"),
@@ -67,9 +67,10 @@ class NewTable(Strict):
                            within=N_("5 seats at most"),
                            metadata={"description": "Seats the computer player plays."})
     computer_level = field(ma.fields.Integer, load_default=3,
-                           validate=ma.validate.Range(min=1, max=max(LEVEL_BUDGET_MS)),
+                           validate=ma.validate.Range(min=1, max=max(BY_NUMBER)),
                            within=N_("a level from 1 to 5"),
-                           metadata={"description": "1 (the greedy player) to 5 (the longest search)."})
+                           metadata={"description": "The computer player's level, as `suggest`'s `level`: "
+                                                    "1 (a beginner's opponent) to 5 (the longest search)."})
     turn_seconds = field(ma.fields.Integer, load_default=None, allow_none=True,
                          validate=ma.validate.Range(min=5, max=86_400), within=N_("from 5 to 86400 seconds"),
                          metadata={"description": "A person's time for a move; past it the host plays the "

@@ -6,10 +6,6 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-LEVEL_BUDGET_MS = {1: 0, 2: 20, 3: 50, 4: 100, 5: 200}
-"""The computer player's time for a move at each level: level 1 plays the greedy player's move
-(no search); each level above searches longer (``service.player``)."""
-
 
 @dataclass(frozen=True)
 class HostSettings:

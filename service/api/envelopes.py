@@ -11,10 +11,11 @@ from functools import cached_property
 from typing import Any
 
 import marshmallow as ma
-from marshmallow import fields, validate
+from marshmallow import ValidationError, fields, validate
 
 from service.api.answers import answered, narrowed, not_null
 from service.games.base import EventType, GameInfo
+from service.player.levels import LEVELS, NAMES
 from service.wire.fields import Null, StrictBoolean, StrictInteger, TypeUnion
 from service.wire.schemas import GameSchemas, Strict, named, one_of, seat
 
@@ -442,6 +443,20 @@ VALUE = ("The move's mean value for the seat over the samples, in the game's han
          "that was not weighed: the only legal move, answered at once.")
 
 
+LEVEL = ("The computer player's level, instead of `budget_ms` and `samples`: 1 to 5, or by name, "
+         + ", ".join(f"{lv.number} `{lv.name}`" for lv in LEVELS)
+         + ". Levels 1 and 2 play the game's greedy player's move, with random slips (40 % and 10 % of "
+           "the moves: level 1 loses to the greedy player); 3 to 5 search for "
+         + ", ".join(f"{lv.budget_ms}" for lv in LEVELS[2:])
+         + " ms. Each level is meant to beat the one below it (docs/strength.md measures it).")
+
+
+def _not_a_boolean(value: object) -> None:
+    """``true`` is not level 1 (Python's ``True == 1``)."""
+    if isinstance(value, bool):
+        raise ValidationError("Must be one of the levels.")
+
+
 def _search(p: Parts) -> dict[str, fields.Field]:
     return {
         "budget_ms": StrictInteger(validate=validate.Range(1, 60_000), allow_none=True, load_default=None,
@@ -450,6 +465,8 @@ def _search(p: Parts) -> dict[str, fields.Field]:
                                  metadata={"description": SAMPLES}),
         "seed": fields.String(validate=validate.Length(1, MAX_CLIENT_SEED), allow_none=True,
                               load_default=None, metadata={"description": SEARCH_SEED}),
+        "level": fields.Raw(validate=[validate.OneOf(NAMES), _not_a_boolean], allow_none=True,
+                            load_default=None, metadata={"description": LEVEL}),
     }
 
 

@@ -15,9 +15,10 @@ from flask import Flask, Response, request
 
 from service.api.problems import service_problem
 from service.config import Settings
-from service.errors import LimitExceeded, OverBudget
+from service.errors import FieldError, LimitExceeded, OverBudget, SchemaViolation
 from service.games.base import Game, Wire
 from service.player import Effort
+from service.player.levels import Level, level
 from service.slots import Slots
 
 
@@ -60,6 +61,21 @@ class SearchLimits:
         if budget_ms is None:
             return self.budget_ms if samples is None else self.max_budget_ms
         return budget_ms
+
+    def level(self, named: int | str, budget_ms: int | None, samples: int | None) -> Level:
+        """The level a request names, alone (a level is a budget of its own), and no longer than
+        this server allows (``OverBudget`` names it)."""
+        if budget_ms is not None or samples is not None:
+            at = "/budget_ms" if budget_ms is not None else "/samples"
+            raise SchemaViolation("a level or a budget, not both", (
+                FieldError(at, "send `level`, or `budget_ms` and `samples`, not both"),))
+        chosen = level(named)
+        if chosen.budget_ms > self.max_budget_ms:
+            raise OverBudget("/level", "level {level} searches {asked} ms, more than this server's "
+                                       "SUGGEST_MAX_BUDGET_MS ({most})",
+                             limit="SUGGEST_MAX_BUDGET_MS", value=self.max_budget_ms, level=chosen.number,
+                             asked=chosen.budget_ms, most=self.max_budget_ms)
+        return chosen
 
     def slot(self) -> AbstractContextManager[int]:
         """One of the instance's search slots, for the search's time; ``ComputerBusy`` (503) at once

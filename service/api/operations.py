@@ -14,6 +14,7 @@ from service.api.sealed import ComputerHand, SealedTable, Sealer, TokenHand
 from service.errors import FieldError, IllegalMove, NoMove, SchemaViolation
 from service.games.base import Game, Wire
 from service.player import Suggestion, suggest
+from service.player.levels import played
 from service.replay import NO_GUARD, ReplayGuard
 from service.sealing import Keyring
 
@@ -81,8 +82,12 @@ class Operations(ABC):
         """The computer player's move for ``seat``, the seed and the budget it used. Every check
         that can refuse the request comes before the search, which runs in one of the instance's
         search slots (``ComputerBusy`` at once when none is free)."""
-        budget_ms = self.search.budget(body.get("budget_ms"), body.get("samples"))
         seed = body.get("seed") or secrets.token_hex(8)
+        if body.get("level") is not None:
+            at = self.search.level(body["level"], body.get("budget_ms"), body.get("samples"))
+            with self.search.slot():
+                return played(self.game, state, seat, seed=seed, at=at), seed, at.budget_ms
+        budget_ms = self.search.budget(body.get("budget_ms"), body.get("samples"))
         with self.search.slot():
             effort = self.search.effort(budget_ms, body.get("samples"))
             return suggest(self.game, state, seat, seed=seed, effort=effort), seed, budget_ms

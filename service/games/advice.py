@@ -1,7 +1,8 @@
 """What the computer player needs of a game beyond its rules: how to deal again the cards a seat
 cannot see, how to value a hand for a seat, and a simple greedy player (the playouts' policy and
-the baseline the computer player is measured against). Each game declares its ``Advice`` in its
-own ``advice`` module; ``service.player`` searches with it, through the ``Game`` interface.
+the baseline the computer player is measured against); and, where it is cheap, every deal the seat
+cannot tell apart and an exact solver for each. Each game declares its ``Advice`` in its own
+``advice`` module; ``service.player`` searches with it, through the ``Game`` interface.
 """
 
 from __future__ import annotations
@@ -40,6 +41,19 @@ class Advice(Generic[S, M]):
     side: Callable[[S, int], int] = lambda state, seat: seat
     """The side ``seat`` plays for (its partnership in a team game; itself otherwise): the seats
     of one side share ``value``."""
+    worlds: Callable[[S, int, int], Sequence[S] | None] | None = None
+    """``worlds(state, seat, most)``: every state ``seat`` cannot tell from this one, each once,
+    when there are ``most`` of them at most; None when there are more, or when the game cannot
+    say (a stock still open). Like ``redeal`` it reads of the unseen cards only which they are
+    and the piles' sizes: it deals them from a canonical order of their pool (as
+    ``unseen_dealt_again`` does), never from where each one lies, so two states that differ only
+    there give the same list. None: the game has no such list (the player samples)."""
+    solve: Callable[[S, int, float], dict[M, float] | None] | None = None
+    """``solve(state, seat, deadline)``: for a perfect-information position (every card taken as
+    known: one of ``worlds``), each legal move of ``seat`` with its exact value for ``seat`` in
+    ``value``'s units for the finished hand, both sides playing their best (alpha-beta); None
+    when ``deadline`` (a ``time.perf_counter`` value) passes first, or for a position the game
+    does not solve. None: the game has no solver."""
 
 
 def unseen_dealt_again(rng: Random, piles: Sequence[Sequence[Card]]) -> list[tuple[Card, ...]]:

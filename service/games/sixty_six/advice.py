@@ -4,11 +4,14 @@ to it, and the greedy player."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import combinations
+from math import comb
 from random import Random
 
 from service.cards import Card, card
 from service.games.advice import Advice, unseen_dealt_again
 from service.games.base import evolve
+from service.games.sixty_six.endgame import solve
 from service.games.sixty_six.rules import (
     POINTS,
     RANK_ORDER,
@@ -35,6 +38,34 @@ def redeal(state: State, seat: int, rng: Random) -> State:
     hands = list(state.hands)
     hands[other] = hand_again + tuple(sorted(shown, key=lambda c: c.code))
     return evolve(state, hands=(hands[0], hands[1]), stock=stock_again + state.stock[-1:])
+
+
+def worlds(state: State, seat: int, most: int) -> list[State] | None:
+    """Once the stock is exhausted or closed (no card is drawn any more), every deal ``seat``
+    cannot tell from this one: the other hand is any choice of its size from the unseen cards
+    (after a close, that hand's and the stock's under the face-up trump card; after exhaustion,
+    that hand alone: one world), a shown marriage partner kept in it (as ``redeal`` does), the
+    rest left in the stock. C(n, k) worlds for n unseen cards and k unknown places in the hand,
+    listed in a canonical order of the pool (by code), so where each card lay is never read.
+    None while the stock is open, or past ``most`` worlds."""
+    if not state.strict or state.finished:
+        return None
+    other = 1 - seat
+    shown = _shown_partners(state, other)
+    pool = sorted((c for c in (*state.hands[other], *state.stock[:-1]) if c not in shown),
+                  key=lambda c: c.code)
+    places = len(state.hands[other]) - len(shown)
+    if comb(len(pool), places) > most:
+        return None
+    kept = tuple(sorted(shown, key=lambda c: c.code))
+    found = []
+    for chosen in combinations(range(len(pool)), places):
+        hand = tuple(pool[i] for i in chosen)
+        rest = tuple(c for i, c in enumerate(pool) if i not in chosen)
+        hands = list(state.hands)
+        hands[other] = hand + kept
+        found.append(evolve(state, hands=(hands[0], hands[1]), stock=rest + state.stock[-1:]))
+    return found
 
 
 def _shown_partners(state: State, seat: int) -> set[Card]:
@@ -79,4 +110,4 @@ def _cost(card: Card, trump: str) -> tuple[bool, int, int]:
     return card.suit == trump, POINTS[card], RANK_ORDER[card.rank]
 
 
-ADVICE = Advice(redeal=redeal, value=value, greedy=greedy)
+ADVICE = Advice(redeal=redeal, value=value, greedy=greedy, worlds=worlds, solve=solve)
