@@ -29,10 +29,32 @@ def dockerfile_command() -> list[str]:
     return [str(Path(sys.executable).with_name(argv[0])), *argv[1:]]
 
 
-def free_port() -> int:
+def _worker_ports() -> Iterator[int]:
+    """Ports below Linux's ephemeral range (32768-60999), so no outgoing connection holds one,
+    and a block of its own for each xdist worker, so two workers never pick the same one. A port
+    the kernel hands out (bind to 0) can be handed to another worker's server in the moment
+    between its check and the server's bind: the other server then answers this one's /health."""
+    worker = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
+    first = 20000 + 1500 * (worker % 8)
+    while True:
+        yield from range(first, first + 1500)
+
+
+_PORTS = _worker_ports()
+
+
+def _bindable(port: int) -> bool:
     with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
+
+
+def free_port() -> int:
+    """A port of this worker's block that nothing listens on now."""
+    return next(port for port in _PORTS if _bindable(port))
 
 
 @contextmanager
