@@ -116,7 +116,7 @@ class Peeking:
 
     def __init__(self, game: Game[Any, Any]) -> None:
         self.game = game
-        self.advice = dataclasses.replace(game.advice, redeal=lambda state, seat, rng: state)
+        self.advice = dataclasses.replace(game.advice, redeal=lambda state, seat, rng, known: state)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.game, name)

@@ -12,6 +12,10 @@ Each sample draws from its own generator, seeded from the request's seed and the
 the same answer; a time budget decides only how many samples there are, and a sample is counted
 only once every candidate has been played on it.
 
+History in, inference out: given the hand's history (every move with the state it was made in),
+the game's ``Advice.infer`` says what the seat learnt from the play it saw (``Known``: voids shown
+by a failure to follow, cards it saw go into a hand), and every redeal and world keeps to it.
+
 Exact where it is cheap: when the game lists every deal the seat cannot tell apart
 (``Advice.worlds``), ``MOST_WORLDS`` of them at most, and solves a deal exactly (``Advice.solve``:
 alpha-beta over the perfect-information position), no deal is sampled: each legal move is valued
@@ -41,7 +45,7 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from service.errors import NoMove
-from service.games.advice import Advice
+from service.games.advice import NOTHING_KNOWN, Advice, Known
 from service.games.base import Game
 
 S = TypeVar("S")
@@ -79,8 +83,11 @@ class Effort:
     deadline: float
 
 
-def suggest(game: Game[S, M], state: S, seat: int, *, seed: str, effort: Effort) -> Suggestion[M]:
-    """The move ``seat`` should make now; raises ``NoMove`` when it has none."""
+def suggest(game: Game[S, M], state: S, seat: int, *, seed: str, effort: Effort,
+            history: Sequence[tuple[S, M]] = ()) -> Suggestion[M]:
+    """The move ``seat`` should make now, from ``state`` and, when it is given, the ``history``
+    that led to it (each move with the state it was made in); raises ``NoMove`` when it has
+    none."""
     legal = game.legal_moves(state, seat)
     if not legal:
         raise NoMove("/seat", "seat {seat} has no move now", seat=seat)
@@ -88,14 +95,15 @@ def suggest(game: Game[S, M], state: S, seat: int, *, seed: str, effort: Effort)
         return Suggestion(legal[0], [Weighed(legal[0], None)], 0)
     advice: Advice[S, M] = game.advice
     greedy = advice.greedy(state, seat, legal)
+    known = advice.infer(history, seat) if history and advice.infer else NOTHING_KNOWN
     if effort.samples > 0:
-        exact = _exact(advice, state, seat, legal, greedy, effort.deadline)
+        exact = _exact(advice, state, seat, known, legal, greedy, effort.deadline)
         if exact is not None:
             return exact
     candidates = _shortlist(advice.shortlist, legal, greedy, random.Random(f"{seed}/shortlist"))
     tally = Tally(len(candidates), candidates.index(greedy))
     while tally.samples < effort.samples:
-        values = _sample(game, state, seat, candidates, f"{seed}/{tally.samples}", effort.deadline)
+        values = _sample(game, state, seat, known, candidates, f"{seed}/{tally.samples}", effort.deadline)
         if values is None:
             break
         tally.add(values)
@@ -113,7 +121,7 @@ side (220 at most) in 13 ms on average, 19 at p95; at four cards a world takes s
 a world or two and the sampled search has the rest of the budget."""
 
 
-def _exact(advice: Advice[S, M], state: S, seat: int, legal: list[M], greedy: M,
+def _exact(advice: Advice[S, M], state: S, seat: int, known: Known, legal: list[M], greedy: M,
            deadline: float) -> Suggestion[M] | None:
     """The move of the best mean exact value over every world ``seat`` cannot tell apart; None
     when the game lists no worlds here (too many, or none it can say), or when the deadline
@@ -121,7 +129,7 @@ def _exact(advice: Advice[S, M], state: S, seat: int, legal: list[M], greedy: M,
     solved."""
     if advice.worlds is None or advice.solve is None:
         return None
-    every = advice.worlds(state, seat, MOST_WORLDS)
+    every = advice.worlds(state, seat, MOST_WORLDS, known)
     if not every:
         return None
     totals = dict.fromkeys(legal, 0.0)
@@ -189,13 +197,13 @@ def _shortlist(most: int, legal: list[M], greedy: M, rng: random.Random) -> list
     return [m for m in legal if id(m) in kept]
 
 
-def _sample(game: Game[S, M], state: S, seat: int, candidates: Sequence[M], stream: str,
+def _sample(game: Game[S, M], state: S, seat: int, known: Known, candidates: Sequence[M], stream: str,
             deadline: float) -> list[float] | None:
     """Each candidate's value on one deal of the unseen cards; None when time ran out first.
     Every candidate's playout draws the same random numbers, so that their values differ by the
     move more than by the playouts' chance."""
     advice: Advice[S, M] = game.advice
-    dealt = advice.redeal(state, seat, random.Random(stream))
+    dealt = advice.redeal(state, seat, random.Random(stream), known)
     values = []
     for move in candidates:
         after, _ = game.apply(dealt, move)
@@ -208,20 +216,23 @@ def _sample(game: Game[S, M], state: S, seat: int, candidates: Sequence[M], stre
 
 def play_out(game: Game[S, M], advice: Advice[S, M], state: S, rng: random.Random,
              deadline: float) -> S | None:
-    """The hand played on to its end or the game's horizon: greedily, but one move in ``EXPLORE``
-    drawn at random among the moves of the kind the greedy player chose (another card, not a
-    claim or a close that would end the playout on a whim). None once past ``deadline``: the
-    clock is read before every move, so that a budget is overrun by one move at most (a move of
-    a 150-card Canasta hand lists and weighs some 10 ms; a whole playout of it, 150)."""
+    """The hand played on to its end or the game's horizon: by the game's own ``playout`` policy
+    where it has one (a move built without listing them all), else greedily, but one move in
+    ``EXPLORE`` drawn at random among the moves of the kind the greedy player chose (another card,
+    not a claim or a close that would end the playout on a whim). None once past ``deadline``: the
+    clock is read before every move, so that a budget is overrun by one move at most."""
     for _ in range(advice.horizon):
         if time.perf_counter() > deadline:
             return None
         seat = game.to_move(state)
         if seat is None:
             break
-        moves = game.legal_moves(state, seat)
-        move = advice.greedy(state, seat, moves)
-        if rng.random() < EXPLORE:
-            move = rng.choice([m for m in moves if type(m) is type(move)])
+        if advice.playout is not None:
+            move = advice.playout(state, seat, rng)
+        else:
+            moves = game.legal_moves(state, seat)
+            move = advice.greedy(state, seat, moves)
+            if rng.random() < EXPLORE:
+                move = rng.choice([m for m in moves if type(m) is type(move)])
         state, _ = game.apply(state, move)
     return state

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -49,7 +50,8 @@ def level(value: int | str) -> Level:
     return BY_NUMBER[value] if isinstance(value, int) else BY_NAME[value]
 
 
-def played(game: Game[S, M], state: S, seat: int, *, seed: str, at: Level) -> Suggestion[M]:
+def played(game: Game[S, M], state: S, seat: int, *, seed: str, at: Level,
+           history: Sequence[tuple[S, M]] = ()) -> Suggestion[M]:
     """``seat``'s move at level ``at``: a slip (a random legal move), or the search's move within
     the level's budget; the same seed gives the same move."""
     rng = random.Random(f"{seed}/level")
@@ -59,4 +61,4 @@ def played(game: Game[S, M], state: S, seat: int, *, seed: str, at: Level) -> Su
         return Suggestion(move, [Weighed(move, None)], 0)
     effort = Effort(samples=10_000 if at.budget_ms else 0,
                     deadline=time.perf_counter() + at.budget_ms / 1000)
-    return suggest(game, state, seat, seed=seed, effort=effort)
+    return suggest(game, state, seat, seed=seed, effort=effort, history=history)

@@ -15,7 +15,7 @@ from math import exp
 from random import Random
 
 from service.cards import CARDS, JOKER, Card
-from service.games.advice import Advice, unseen_dealt_again
+from service.games.advice import NOTHING_KNOWN, Advice, Known, unseen_dealt_again
 from service.games.base import evolve
 from service.games.bezique import declarations as decl
 from service.games.bezique.play import beats
@@ -36,13 +36,14 @@ from service.games.bezique.scoring import result
 # --- what the seat cannot see ------------------------------------------------------------------
 
 
-def redeal(state: State, seat: int, rng: Random) -> State:
+def redeal(state: State, seat: int, rng: Random, known: Known = NOTHING_KNOWN) -> State:
     """The other seats' concealed hands, the face-down stock and every card won dealt again (§D13:
     nobody looks through the tricks, one's own included). The face-up trump card, the exposed
     cards (still part of their owner's holding, §D5) and the trick in progress stay put."""
     others = [s for s in state.active if s != seat]
     piles = [*(state.hands[s] for s in others), state.stock[:-1], *state.won_cards]
-    dealt = unseen_dealt_again(rng, piles)
+    dealt = unseen_dealt_again(rng, piles, held=[known.held.get(s, ()) for s in others],
+                               lacking=[known.lacking.get(s, frozenset()) for s in others])
     hands = list(state.hands)
     for s, hand in zip(others, dealt[:len(others)], strict=True):
         hands[s] = hand

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from random import Random
 
-from service.games.advice import Advice
+from service.games.advice import NOTHING_KNOWN, Advice, Known
 from service.games.bura.rules import Claim, Declare, Move, Pass, result
 from service.games.tricks import sets_advice
 from service.games.tricks.sets import Phase, State, TrickMove
@@ -15,12 +15,12 @@ TRUMP_WORTH = (0.0, 0.0, 0.1, 0.5)
 """The worth of 0..3 trumps in hand, in games: two of them wait for a third."""
 
 
-def redeal(state: State, seat: int, rng: Random) -> State:
+def redeal(state: State, seat: int, rng: Random, known: Known = NOTHING_KNOWN) -> State:
     """The other hands, the stock under the trump card and the others' face-down discards dealt
     again; without open play the others' won piles too (a seat sees only its own pile's points,
     §4.2c), their points counted anew. Every card led or beaten with was shown, but the state
     keeps no record of where it went, so nothing more is known."""
-    return sets_advice.redeal(state, seat, rng, won_hidden=not state.options.open_play)
+    return sets_advice.redeal(state, seat, rng, known, won_hidden=not state.options.open_play)
 
 
 def value(state: State, seat: int) -> float:

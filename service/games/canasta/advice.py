@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from random import Random
 
 from service.cards import Card
-from service.games.advice import Advice, unseen_dealt_again
+from service.games.advice import NOTHING_KNOWN, Advice, Known, unseen_dealt_again
 from service.games.base import evolve
 from service.games.canasta import melds as m
 from service.games.canasta.rules import (
@@ -34,7 +34,7 @@ from service.games.seating import left_of
 # --- the unseen cards --------------------------------------------------------------------------
 
 
-def redeal(state: State, seat: int, rng: Random) -> State:
+def redeal(state: State, seat: int, rng: Random, known: Known = NOTHING_KNOWN) -> State:
     """The other hands and the stock dealt again, each the same size. Where red threes are bonus
     cards no hand holds one (§3.4, §4.2: laid out at once), so those not laid out nor in the pile
     are known to be in the stock: they go back into it, at random places."""
@@ -42,7 +42,9 @@ def redeal(state: State, seat: int, rng: Random) -> State:
     # in code order, so that nothing of where they lay shows in the deal
     threes = sorted((c for c in state.stock if m.is_red_three(c, state.variant)), key=lambda c: c.code)
     plain = [c for c in state.stock if not m.is_red_three(c, state.variant)]
-    *hands_again, stock_again = unseen_dealt_again(rng, [*(state.hands[s] for s in others), plain])
+    *hands_again, stock_again = unseen_dealt_again(
+        rng, [*(state.hands[s] for s in others), plain], held=[known.held.get(s, ()) for s in others],
+        lacking=[known.lacking.get(s, frozenset()) for s in others])
     stock = list(stock_again)
     for three in threes:
         stock.insert(rng.randint(0, len(stock)), three)

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from random import Random
 
 from service.cards import Card
-from service.games.advice import Advice, unseen_dealt_again
+from service.games.advice import NOTHING_KNOWN, Advice, Known, unseen_dealt_again
 from service.games.base import evolve
 from service.games.kozel.rules import (
     JACK_OF_CLUBS,
@@ -41,24 +41,26 @@ CAPTURE_PAIRS = 4
 # --- the deal again ------------------------------------------------------------------------------
 
 
-def redeal(state: State, seat: int, rng: Random) -> State:
+def redeal(state: State, seat: int, rng: Random, known: Known = NOTHING_KNOWN) -> State:
     """Every card ``seat`` cannot see (the other hands, the undealt cards of the three-card
     method) dealt again into the same places, but for the cards whose place it knows: the turned
     cards (§3, shown to all; one leaves the trump player's hand only as its lone trump, §3.5),
     the jack of clubs of the seat that named trump by it (§3.4), and a lone trump passed within
     its own team and not yet answered. What the exchange shows everyone is kept too: the seat
     visited holds one trump, a giver holds none once it has given (§3.5)."""
-    known = _known(state, seat)
+    placed = _known(state, seat)
     others = [s for s in range(len(state.hands)) if s != seat]
-    piles = [[c for c in state.hands[s] if c not in known] for s in others]
-    *dealt, undealt = unseen_dealt_again(rng, [*piles, state.undealt])
+    piles = [[c for c in state.hands[s] if c not in placed] for s in others]
+    *dealt, undealt = unseen_dealt_again(rng, [*piles, state.undealt],
+                                         held=[known.held.get(s, ()) for s in others],
+                                         lacking=[known.lacking.get(s, frozenset()) for s in others])
     fresh = {s: list(cards) for s, cards in zip(others, dealt, strict=True)}
     for holder, bounds in _exchange_shown(state, seat):
-        kept = sum(is_trump(c, state.trump or "") for c in state.hands[holder] if c in known)
+        kept = sum(is_trump(c, state.trump or "") for c in state.hands[holder] if c in placed)
         _hold_trumps(fresh, holder, (bounds[0] - kept, bounds[1] - kept), state.trump or "", rng)
     hands = list(state.hands)
     for s in others:  # the known cards after the new ones, in an order of their own
-        hands[s] = (*fresh[s], *sorted((c for c in state.hands[s] if c in known), key=_code))
+        hands[s] = (*fresh[s], *sorted((c for c in state.hands[s] if c in placed), key=_code))
     return _received_again(evolve(state, hands=tuple(hands), undealt=undealt), seat)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from random import Random
 
-from service.games.advice import Advice
+from service.games.advice import NOTHING_KNOWN, Advice, Known
 from service.games.kozel_bura.rules import Move, has_bura, penalties
 from service.games.tricks import sets_advice
 from service.games.tricks.sets import State
@@ -20,12 +20,12 @@ TRUMP_WORTH = (0.0, 0.0, 0.3, 1.2, 1.2)
 """The worth of 0..4 trumps in hand, in penalty points: three of them wait for a fourth."""
 
 
-def redeal(state: State, seat: int, rng: Random) -> State:
+def redeal(state: State, seat: int, rng: Random, known: Known = NOTHING_KNOWN) -> State:
     """The other hands and the stock under the trump card dealt again (every card played lies
     face up, §4.2c). A hand still in play is no bura (§6.1 would have ended it), so a deal that
     gives one is dealt again."""
     for _ in range(DEALS):
-        dealt = sets_advice.redeal(state, seat, rng, won_hidden=False)
+        dealt = sets_advice.redeal(state, seat, rng, known, won_hidden=False)
         if state.finished or not any(has_bura(dealt, hand) for hand in dealt.hands):
             break
     return dealt

@@ -9,12 +9,13 @@ from math import comb
 from random import Random
 
 from service.cards import Card, card
-from service.games.advice import Advice, unseen_dealt_again
+from service.games.advice import NOTHING_KNOWN, Advice, Known, unseen_dealt_again
 from service.games.base import evolve
 from service.games.sixty_six.endgame import solve
 from service.games.sixty_six.rules import (
     POINTS,
     RANK_ORDER,
+    RANKS,
     TARGET,
     ExchangeTrump,
     Move,
@@ -26,28 +27,33 @@ from service.games.sixty_six.rules import (
 from service.games.tricks import beats
 
 
-def redeal(state: State, seat: int, rng: Random) -> State:
+def redeal(state: State, seat: int, rng: Random, known: Known = NOTHING_KNOWN) -> State:
     """The other hand and the stock under the face-up trump card dealt again; a king or queen of
-    a marriage the other seat declared goes back to its hand while unplayed (§4.2: it was shown).
-    Where a shown card lay is never read: it is taken out of the unseen cards by name."""
+    a marriage the other seat declared goes back to its hand while unplayed (§4.2: it was shown),
+    and so does a card ``known`` holds there (a trump card it took by the exchange); no card it
+    lacks is dealt to it. Where a shown card lay is never read: it is taken out of the unseen
+    cards by name."""
     other = 1 - seat
     shown = _shown_partners(state, other)
     unseen = [c for c in (*state.hands[other], *state.stock[:-1]) if c not in shown]
     in_hand = len(state.hands[other]) - len(shown)
-    hand_again, stock_again = unseen_dealt_again(rng, [unseen[:in_hand], unseen[in_hand:]])
+    hand_again, stock_again = unseen_dealt_again(
+        rng, [unseen[:in_hand], unseen[in_hand:]], held=[known.held.get(other, ())],
+        lacking=[known.lacking.get(other, frozenset())])
     hands = list(state.hands)
     hands[other] = hand_again + tuple(sorted(shown, key=lambda c: c.code))
     return evolve(state, hands=(hands[0], hands[1]), stock=stock_again + state.stock[-1:])
 
 
-def worlds(state: State, seat: int, most: int) -> list[State] | None:
+def worlds(state: State, seat: int, most: int, known: Known = NOTHING_KNOWN) -> list[State] | None:
     """Once the stock is exhausted or closed (no card is drawn any more), every deal ``seat``
     cannot tell from this one: the other hand is any choice of its size from the unseen cards
     (after a close, that hand's and the stock's under the face-up trump card; after exhaustion,
     that hand alone: one world), a shown marriage partner kept in it (as ``redeal`` does), the
-    rest left in the stock. C(n, k) worlds for n unseen cards and k unknown places in the hand,
-    listed in a canonical order of the pool (by code), so where each card lay is never read.
-    None while the stock is open, or past ``most`` worlds."""
+    rest left in the stock; a hand ``known`` rules out (a card it lacks, a card it holds left
+    out) is no world. C(n, k) worlds for n unseen cards and k unknown places in the hand, listed
+    in a canonical order of the pool (by code), so where each card lay is never read. None while
+    the stock is open, or past ``most`` choices."""
     if not state.strict or state.finished:
         return None
     other = 1 - seat
@@ -58,14 +64,48 @@ def worlds(state: State, seat: int, most: int) -> list[State] | None:
     if comb(len(pool), places) > most:
         return None
     kept = tuple(sorted(shown, key=lambda c: c.code))
+    lacking = known.lacking.get(other, frozenset())
+    held = set(known.held.get(other, ())) & set(pool)
     found = []
     for chosen in combinations(range(len(pool)), places):
         hand = tuple(pool[i] for i in chosen)
+        if lacking.intersection(hand) or not held.issubset(hand):
+            continue
         rest = tuple(c for i, c in enumerate(pool) if i not in chosen)
         hands = list(state.hands)
         hands[other] = hand + kept
         found.append(evolve(state, hands=(hands[0], hands[1]), stock=rest + state.stock[-1:]))
-    return found
+    return found or None
+
+
+def infer(history: Sequence[tuple[State, Move]], seat: int) -> Known:
+    """What ``seat`` saw of the other hand: the face-up trump card it took by the exchange
+    (§4.3), and in the strict phase (§4.2.5, where no card is drawn any more) the suits it showed
+    it lacks: a card of another suit led to shows no card of the led suit, and then a card that is
+    no trump shows no trump; a lower card of the led suit, where the trick must be headed, shows
+    no card that would have headed it. It reads of each state only the trick on the table, the
+    trump card and the phase, which both seats see."""
+    other = 1 - seat
+    held: list[Card] = []
+    lacking: set[Card] = set()
+    for state, move in history:
+        if move.seat != other:
+            continue
+        if isinstance(move, ExchangeTrump):
+            held.append(state.stock[-1])
+        elif isinstance(move, Play) and state.trick and state.strict:
+            lead, trump = state.trick[0][1], state.trump_suit
+            if move.card.suit != lead.suit:
+                lacking.update(_suit(lead.suit))
+                if move.card.suit != trump:
+                    lacking.update(_suit(trump))
+            elif state.options.must_head_trick and RANK_ORDER[move.card.rank] < RANK_ORDER[lead.rank]:
+                lacking.update(c for c in _suit(lead.suit) if RANK_ORDER[c.rank] > RANK_ORDER[lead.rank])
+    return Known(held={other: tuple(held)}, lacking={other: frozenset(lacking)})
+
+
+def _suit(suit: str | None) -> list[Card]:
+    return [card(rank + suit) for rank in RANKS] if suit else []
 
 
 def _shown_partners(state: State, seat: int) -> set[Card]:
@@ -110,4 +150,4 @@ def _cost(card: Card, trump: str) -> tuple[bool, int, int]:
     return card.suit == trump, POINTS[card], RANK_ORDER[card.rank]
 
 
-ADVICE = Advice(redeal=redeal, value=value, greedy=greedy, worlds=worlds, solve=solve)
+ADVICE = Advice(redeal=redeal, value=value, greedy=greedy, worlds=worlds, solve=solve, infer=infer)

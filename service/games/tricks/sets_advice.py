@@ -7,25 +7,27 @@ from collections.abc import Sequence
 from random import Random
 
 from service.cards import Card
-from service.games.advice import unseen_dealt_again
+from service.games.advice import Known, unseen_dealt_again
 from service.games.base import evolve
 from service.games.tricks import card_points
 from service.games.tricks.sets import POINTS, RANK_ORDER, Lead, Played, Respond, State, Trick, TrickMove
 
 
-def redeal(state: State, seat: int, rng: Random, *, won_hidden: bool) -> State:
+def redeal(state: State, seat: int, rng: Random, known: Known, *, won_hidden: bool) -> State:
     """The cards ``seat`` cannot see dealt again into the same places: the other hands, the stock
     under the face-up trump card, the others' face-down discards in the trick and, when
     ``won_hidden`` (discards lie face down), the others' won piles, whose points follow their new
-    cards. The trump card stays under the stock while it lies there; once drawn, nobody's view
-    says who holds it, so it is dealt again with the rest when it is unseen."""
+    cards; the others' hands keep to ``known``. The trump card stays under the stock while it lies
+    there; once drawn, nobody's view says who holds it, so it is dealt again with the rest when it
+    is unseen."""
     others = [s for s in range(state.seats) if s != seat]
     trick = state.trick.plays if state.trick else ()
     hidden_plays = [i for i, p in enumerate(trick) if p.face_down and p.seat != seat]
     hidden_won = others if won_hidden else []
     piles = [*(state.hands[s] for s in others), state.stock[:-1],
              *(trick[i].cards for i in hidden_plays), *(state.won[s] for s in hidden_won)]
-    dealt = iter(unseen_dealt_again(rng, piles))
+    dealt = iter(unseen_dealt_again(rng, piles, held=[known.held.get(s, ()) for s in others],
+                                    lacking=[known.lacking.get(s, frozenset()) for s in others]))
     hands, won = list(state.hands), list(state.won)
     for s in others:
         hands[s] = next(dealt)
