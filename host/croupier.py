@@ -20,6 +20,7 @@ from host.errors import StaleMove, StoreDown, TableOver
 from host.store import TableStore
 from host.tables import Event, Rules, Table, close, due, play
 from service.errors import ServiceError
+from service.player import history_of
 from service.player.levels import BY_NUMBER, played
 
 T = TypeVar("T")
@@ -94,11 +95,13 @@ class Croupier:
 
 
 def computer_move(rules: Rules, table: Table, seat: int) -> Any:
-    """The computer player's move for ``seat``, at the table's level (``service.player.levels``)."""
+    """The computer player's move for ``seat``, at the table's level (``service.player.levels``),
+    from what the hand's moves so far showed it."""
     game = rules.game
     state = game.load_state(table.state)
+    history = history_of(game, game.load_state(table.start), map(game.load_move, table.moves))
     found = played(game, state, seat, seed=f"{table.id}/{table.hand_number}/{table.move_number}/"
-                                           f"{random.random()}", at=BY_NUMBER[table.level])
+                                           f"{random.random()}", at=BY_NUMBER[table.level], history=history)
     return game.dump_move(found.move)
 
 

@@ -126,6 +126,13 @@ class IllegalRecordedMove(InvalidState):
     says = N_("The hand's record has a move the rules do not allow.")
 
 
+class RecordMismatch(InvalidState):
+    """A record sent beside a state (``suggest``) that leads to another state."""
+
+    title, slug = N_("Record and state disagree"), "record-mismatch"
+    says = N_("The hand's record does not lead to the state sent with it.")
+
+
 class TokenRefused(Located):
     """A sealed request refused for its token or seat key; ``cause`` is a short code of why, for
     the metrics (README, "Run at scale")."""

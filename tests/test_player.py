@@ -6,6 +6,10 @@ get the same answer for the same seed and sample count. The disguise is made her
 game's own ``redeal``, so that a ``redeal`` that reads a hidden card's place is caught; and a
 player made to peek on purpose (its ``redeal`` keeps the true deal) is caught by the same test.
 
+The same holds of a history (the hand's moves with the states they were made in, from which the
+game infers what the seat saw): two deals that differ only in cards the seat never saw, played
+with the same moves, get the same answer; and an inference made to read the hands is caught.
+
 Its moves are legal: suggestions asked in positions of random hands pass ``check``. Its
 ``redeal`` deals a state the rules accept, that the seat cannot tell from the true one.
 """
@@ -22,8 +26,9 @@ import pytest
 from service.cards import CARDS
 from service.errors import InvalidState
 from service.games import GAMES
+from service.games.advice import Known
 from service.games.base import Game, accepts
-from service.player import Effort, suggest
+from service.player import Effort, history_of, suggest
 from tests.test_conformance import deal_at_random
 
 TABLES = [(game, players) for game in sorted(GAMES) for players in GAMES[game].info.player_counts]
@@ -161,3 +166,110 @@ def test_a_scrambled_state_the_rules_accept_gets_a_legal_answer(game_id: str, pl
             continue
         found = suggest(game, scrambled, seat, seed="scrambled", effort=Effort(2, NO_DEADLINE))
         assert accepts(game.check, scrambled, found.move), found.move
+
+
+# --- a history, and what the seat could not see of it ------------------------------------------
+
+
+def histories(game: Game[Any, Any], players: int, every: int) -> Iterator[tuple[Any, list[Any], int]]:
+    """Every ``every``-th position of two hands of greedy and random moves, past the first moves:
+    the state dealt, the moves since, and the seat to move."""
+    rng = random.Random(f"history/{game.info.id}/{players}")
+    for hand in range(2):
+        start = state = deal_at_random(game, f"history-{hand}", players, rng)
+        moves: list[Any] = []
+        for number in range(1000):
+            seat = game.to_move(state)
+            if seat is None:
+                break
+            legal = game.legal_moves(state, seat)
+            if number and number % every == 0 and len(legal) > 1:
+                yield start, list(moves), seat
+            move = game.advice.greedy(state, seat, legal)  # random moves claim and end a Bura hand at once
+            if rng.random() < 0.5:
+                move = rng.choice([m for m in legal if type(m) is type(move)])
+            moves.append(move)
+            state, _ = game.apply(state, move)
+
+
+def seen(game: Game[Any, Any], start: Any, moves: list[Any], seat: int) -> list[Any] | None:
+    """What ``seat`` saw at every step of the moves from ``start``: its view before each move, and
+    the moves as they were; None when the rules refuse one of them there."""
+    views, state = [], start
+    for move in moves:
+        views.append(game.view(state, seat))
+        if not accepts(game.check, state, move):
+            return None
+        state, _ = game.apply(state, move)
+    return [*views, game.view(state, seat)]
+
+
+def history_disguised(game: Game[Any, Any], start: Any, moves: list[Any], seat: int,
+                      rng: random.Random, swaps: int = 40) -> Any:
+    """``start`` with cards swapped where ``seat`` could see no difference at any step of the
+    moves: the same moves are legal from it and every view of the seat's is as it was."""
+    truth = seen(game, start, moves, seat)
+    wire = game.dump_state(start)
+    places = list(_card_places(wire))
+    for _ in range(swaps):
+        (a_pile, a), (b_pile, b) = rng.sample(places, 2)
+        if a_pile[a] == b_pile[b]:
+            continue
+        a_pile[a], b_pile[b] = b_pile[b], a_pile[a]
+        try:
+            kept = seen(game, game.load_state(wire), moves, seat) == truth
+        except InvalidState:
+            kept = False
+        if not kept:
+            a_pile[a], b_pile[b] = b_pile[b], a_pile[a]
+    return game.load_state(wire)
+
+
+def history_answer(game: Game[Any, Any], start: Any, moves: list[Any], seat: int) -> Any:
+    history = history_of(game, start, moves)
+    state = game.apply(*history[-1])[0]
+    found = suggest(game, state, seat, seed="same", effort=Effort(SAMPLES, NO_DEADLINE), history=history)
+    return found.move, [(w.move, w.value) for w in found.weighed]
+
+
+def history_differences(game: Game[Any, Any], players: int, most: int = 4) -> tuple[int, int]:
+    """Over positions of random hands: how many histories were disguised (a card the seat never
+    saw moved in the deal), and how many of those got another answer than the true history."""
+    rng = random.Random(f"history-disguise/{game.info.id}/{players}")
+    disguised_count = differ = 0
+    for start, moves, seat in histories(game, players, every=4):
+        if disguised_count == most:
+            break
+        other = history_disguised(game, start, moves, seat, rng)
+        if game.dump_state(other) == game.dump_state(start):
+            continue
+        disguised_count += 1
+        differ += history_answer(game, start, moves, seat) != history_answer(game, other, moves, seat)
+    return disguised_count, differ
+
+
+@pytest.mark.parametrize(("game_id", "players"), TABLES)
+def test_two_histories_the_seat_cannot_tell_apart_get_the_same_answer(game_id: str, players: int) -> None:
+    disguised_count, differ = history_differences(GAMES[game_id], players)
+    assert disguised_count >= 2, "too few histories had cards to hide: the test would prove nothing"
+    assert differ == 0, f"{differ} of {disguised_count} disguised histories got another answer: it peeks"
+
+
+class PeekingInference:
+    """A game whose inference reads the other hands as they were before the last move."""
+
+    def __init__(self, game: Game[Any, Any]) -> None:
+        self.game = game
+        self.advice = dataclasses.replace(game.advice, infer=lambda history, seat: Known(held={
+            s: tuple(hand) for s, hand in enumerate(history[-1][0].hands) if s != seat}))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.game, name)
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_an_inference_that_peeks_is_caught(game_id: str) -> None:
+    game = GAMES[game_id]
+    peeking: Any = PeekingInference(game)
+    caught = any(history_differences(peeking, players, most=4)[1] for players in game.info.player_counts)
+    assert caught, "an inference that reads the true hands passed the no-peek test: the test is too weak"

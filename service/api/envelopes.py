@@ -484,11 +484,19 @@ def _suggestion(p: Parts) -> dict[str, fields.Field]:
     }
 
 
+SUGGEST_RECORD = (
+    "The hand so far: the state it started from and every move, as `score` takes it; they must lead "
+    "to `state` (else a 422 at `/record`). The player infers from it what the seat saw: a suit a "
+    "player failed to follow, cards it saw go into a hand. A sealed hand's token holds its record.")
+
+
 def suggest(p: Parts) -> Envelope:
-    request = p.branch("SuggestIn", "A state, the seat to advise, and the search's budget.", {
+    request = p.branch("SuggestIn", "A state, the seat to advise, and the search's budget; and, when "
+                       "the client has it, the record that led to the state.", {
         "state": p.state(),
         "seat": seat(required=True, metadata={"description": "The seat to advise: the search reads only "
                                                               "what this seat may see."}),
+        "record": fields.Nested(p.record, metadata={"description": SUGGEST_RECORD}),
         **_search(p),
     })
     return Envelope(request, p.answer("SuggestOut", "The computer player's move, and what it weighed.",

@@ -21,6 +21,7 @@ from service.errors import (
     IllegalRecordedMove,
     InvalidDeck,
     InvalidState,
+    RecordMismatch,
     SchemaViolation,
 )
 from service.games.base import DealSetup, Event, Game, Wire
@@ -61,6 +62,10 @@ class Hand(Protocol):
 
     def scored(self, answer: Wire) -> Wire: ...
 
+    def history(self) -> list[tuple[Any, Any]]:
+        """Each move of the hand so far with the state it was made in, as far as the request
+        holds them (none for an open state sent alone): what the computer player infers from."""
+
 
 def refusal_wire(refusal: IllegalMove, vocabulary: Vocabulary, mover: int) -> Wire:
     """The reason code and rule, and the sentence for the person who tried the move (``mover``),
@@ -87,7 +92,8 @@ def seated(seat: int | None, seats: int, at: str) -> int | None:
 
 
 class OpenHand:
-    """The state the body sends, and the seat it names."""
+    """The state the body sends, and the seat it names; with a ``record`` (``suggest``), the
+    hand's start and moves, which must lead to that state."""
 
     def __init__(self, game: Game[Any, Any], body: Wire) -> None:
         self.game = game
@@ -98,6 +104,7 @@ class OpenHand:
         self.seats = game.seats(self.state)
         self.seat = seated(body.get("seat"), self.seats, "/seat")
         self.match: Wire | None = body.get("match")
+        self.record: Wire | None = body.get("record")
 
     def asking(self, to_move: int | None) -> int | None:
         return to_move if self.seat is None else self.seat
@@ -128,30 +135,46 @@ class OpenHand:
     def scored(self, answer: Wire) -> Wire:
         return {**answer, "state": self.game.dump_state(self.state)}
 
+    def history(self) -> list[tuple[Any, Any]]:
+        if self.record is None:
+            return []
+        history, final = replayed(self.game, self.record)
+        if self.game.dump_state(final) != self.game.dump_state(self.state):
+            raise RecordMismatch("/record", "the record's moves lead to another state than the one sent")
+        return history
+
+
+def replayed(game: Game[Any, Any], record: Wire) -> tuple[list[tuple[Any, Any]], Any]:
+    """A record's moves, each checked as ``validate`` would and applied, with the state each was
+    made in, and the state they lead to; the first one the rules refuse is a 422 at its index."""
+    try:
+        state = game.load_state(record["start"])
+    except InvalidState as error:
+        raise error.within("/record/start") from None
+    seats, history = game.seats(state), []
+    for index, wire_move in enumerate(record["moves"]):
+        at = f"/record/moves/{index}"
+        seated(wire_move["seat"], seats, f"{at}/seat")
+        move = load_move(game, wire_move, at)
+        try:
+            game.check(state, move)
+        except IllegalMove as refusal:
+            raise IllegalRecordedMove(at, "move {index} is illegal here: {reason}: {refusal}",
+                                      index=index, reason=refusal.reason,
+                                      refusal=quoted(refusal.message)) from None
+        history.append((state, move))
+        state, _ = game.apply(state, move)
+    return history, state
+
 
 class RecordHand(OpenHand):
     """A hand sent as its start and every move (``score``): the state they lead to, each move
     checked as ``validate`` would; the first one the rules refuse is a 422 at its index."""
 
     def __init__(self, game: Game[Any, Any], body: Wire) -> None:
-        record = body["record"]
-        try:
-            state = game.load_state(record["start"])
-        except InvalidState as error:
-            raise error.within("/record/start") from None
-        seats = game.seats(state)
-        for index, wire_move in enumerate(record["moves"]):
-            at = f"/record/moves/{index}"
-            seated(wire_move["seat"], seats, f"{at}/seat")
-            move = load_move(game, wire_move, at)
-            try:
-                game.check(state, move)
-            except IllegalMove as refusal:
-                raise IllegalRecordedMove(at, "move {index} is illegal here: {reason}: {refusal}",
-                                          index=index, reason=refusal.reason,
-                                          refusal=quoted(refusal.message)) from None
-            state, _ = game.apply(state, move)
-        self.game, self.state, self.seats, self.seat = game, state, seats, None
+        self.game, self.record = game, body["record"]
+        self.moves, self.state = replayed(game, self.record)
+        self.seats, self.seat = game.seats(self.state), None
         self.match = body.get("match")
 
     @contextmanager
@@ -160,6 +183,9 @@ class RecordHand(OpenHand):
             yield
         except HandNotFinished:
             raise HandNotFinished("/record/moves", "the moves stop before the hand is over") from None
+
+    def history(self) -> list[tuple[Any, Any]]:
+        return self.moves
 
 
 class Table(Protocol):

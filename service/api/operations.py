@@ -62,14 +62,18 @@ class Operations(ABC):
         hand = self.hand(body)
         return hand.answer({"view": self.game.view(hand.state, None)})
 
+    def advised(self, body: Wire) -> Hand:
+        """The hand a ``suggest`` body holds."""
+        return self.hand(body)
+
     def suggest(self, body: Wire) -> Wire:
-        hand = self.hand(body)
+        hand = self.advised(body)
         at = "/seat_key" if "seat_key" in body else "/seat"
         if hand.seat is None:  # the schemas require the seat (or its key): a guard for the type
             raise NoMove(at, "a suggestion is for a seat")
         hand.current()
         try:
-            found, seed, budget_ms = self.searched(hand.state, hand.seat, body)
+            found, seed, budget_ms = self.searched(hand.state, hand.seat, body, hand.history())
         except NoMove as none:
             raise NoMove(at, none.detail) from None
         dump = self.game.dump_move
@@ -78,19 +82,21 @@ class Operations(ABC):
             "candidates": [{"move": dump(w.move), "value": w.value} for w in found.weighed],
         })
 
-    def searched(self, state: Any, seat: int, body: Wire) -> tuple[Suggestion[Any], str, int]:
-        """The computer player's move for ``seat``, the seed and the budget it used. Every check
-        that can refuse the request comes before the search, which runs in one of the instance's
-        search slots (``ComputerBusy`` at once when none is free)."""
+    def searched(self, state: Any, seat: int, body: Wire,
+                 history: list[tuple[Any, Any]]) -> tuple[Suggestion[Any], str, int]:
+        """The computer player's move for ``seat`` from ``state`` and the ``history`` that led to
+        it, the seed and the budget it used. Every check that can refuse the request comes before
+        the search, which runs in one of the instance's search slots (``ComputerBusy`` at once
+        when none is free)."""
         seed = body.get("seed") or secrets.token_hex(8)
         if body.get("level") is not None:
             at = self.search.level(body["level"], body.get("budget_ms"), body.get("samples"))
             with self.search.slot():
-                return played(self.game, state, seat, seed=seed, at=at), seed, at.budget_ms
+                return played(self.game, state, seat, seed=seed, at=at, history=history), seed, at.budget_ms
         budget_ms = self.search.budget(body.get("budget_ms"), body.get("samples"))
         with self.search.slot():
             effort = self.search.effort(budget_ms, body.get("samples"))
-            return suggest(self.game, state, seat, seed=seed, effort=effort), seed, budget_ms
+            return suggest(self.game, state, seat, seed=seed, effort=effort, history=history), seed, budget_ms
 
     def score(self, body: Wire) -> Wire:
         hand = self.hand(body)
@@ -115,6 +121,9 @@ class OpenOperations(Operations):
 
     def table(self, body: Wire) -> Table:
         return OpenTable(self.game, body)
+
+    def advised(self, body: Wire) -> Hand:
+        return OpenHand(self.game, body)  # a state, and maybe the record that led to it
 
 
 class SealedOperations(Operations):
@@ -150,7 +159,7 @@ class SealedOperations(Operations):
         hand = ComputerHand(self.sealer, body, self.guard)
         move = hand.recalled()
         if move is None:
-            move = self.searched(hand.state, hand.seat, body)[0].move
+            move = self.searched(hand.state, hand.seat, body, hand.history())[0].move
         moved = hand.moved(move, *self.game.apply(hand.state, move), computer=True)
         return {"seat": hand.seat, "token": moved["token"], "public_events": moved["public_events"],
                 "to_move": moved["to_move"], **hand.ids()}

@@ -36,6 +36,7 @@ from service.errors import (
 from service.games.base import DealSetup, Event, Game, Wire
 from service.i18n import quoted
 from service.i18n.text import Text
+from service.player import history_of
 from service.replay import NO_GUARD, ReplayGuard
 from service.sealing import HAND, MATCH, Keyring, commitment, data, new_id, new_server_seed, shuffle_seed
 
@@ -126,6 +127,15 @@ class SealedHand:
         """The state dealt and every move since, in their wire forms: what ``score`` checks."""
         moves = [line["move"] for line in _moves(self, 0, game)]
         return {"start": game.dump_state(self.start(game)), "moves": moves}
+
+    def replayed(self, game: Game[Any, Any]) -> list[tuple[Any, Any]]:
+        """Each move with the state it was made in, from the state dealt."""
+        try:
+            moves = [game.load_move(line["move"]) for line in _moves(self, 0, game)]
+        except SchemaViolation:
+            raise BadToken("/token", "was sealed by a release whose hands this one cannot read: deal "
+                                     "the hand again", cause="old-release") from None
+        return history_of(game, self.start(game), moves)
 
     def events(self, since: int) -> list[tuple[int, list[Wire]]]:
         """The number of each move after move ``since``, and its events told to every seat (their
@@ -283,6 +293,9 @@ class TokenHand:
             yield
         except InvalidState as error:
             raise BadToken("/token", "this hand cannot be scored: {why}", why=quoted(error.detail)) from None
+
+    def history(self) -> list[tuple[Any, Any]]:
+        return self.sealed.replayed(self.game)
 
     def scored(self, answer: Wire) -> Wire:
         """The score, the standing sealed for the next deal, and what the hand was dealt from:

@@ -40,7 +40,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -111,6 +111,17 @@ def suggest(game: Game[S, M], state: S, seat: int, *, seed: str, effort: Effort,
     chosen = candidates[tally.chosen()]
     weighed.sort(key=lambda w: (w.move != chosen, -(w.value or 0.0)))  # stable: the listing's order
     return Suggestion(chosen, weighed, tally.samples)
+
+
+def history_of(game: Game[S, M], start: S, moves: Iterable[M]) -> list[tuple[S, M]]:
+    """Each of ``moves`` with the state it was made in, from ``start``: a hand's history as the
+    search takes it. The moves are applied unchecked: they are a record the caller has checked
+    (a sealed token's, a table's)."""
+    history, state = [], start
+    for move in moves:
+        history.append((state, move))
+        state, _ = game.apply(state, move)
+    return history
 
 
 MOST_WORLDS = 200

@@ -12,8 +12,11 @@ from bench.hostile import canasta_every_card
 from service import create_app
 from service.config import Settings
 from service.games import GAMES
+from service.games.sixty_six.advice import infer, worlds
 from tests.api.test_sealed_games import KEY
 from tests.api.test_sealed_http import deal, problem
+from tests.games.test_inference import GAME as SIXTY_SIX
+from tests.games.test_inference import found_positions
 
 
 @pytest.fixture(scope="module")
@@ -103,3 +106,33 @@ def test_the_largest_hand_is_searched_within_its_budget(client: Any) -> None:
                                                            "budget_ms": 50})
     assert found.status_code == 200, found.json
     assert time.perf_counter() - start < 0.15  # a whole playout past the deadline took 0.2 more
+
+
+def test_an_open_suggestion_infers_from_the_record_sent_with_the_state(client: Any) -> None:
+    """A closed Sixty-six hand in which the other seat failed to follow: with the record, the
+    exact endgame solves only the worlds where it lacks that suit; without it, every world."""
+    history, state = min(found_positions(20), key=lambda p: len(worlds(p[1], 0, 200) or range(999)))
+    known = infer(history, 0)
+    kept, every = worlds(state, 0, 200, known), worlds(state, 0, 200)
+    assert kept is not None and every is not None and len(kept) < len(every)
+    body = {"state": SIXTY_SIX.dump_state(state), "seat": 0, "budget_ms": 400, "seed": "record",
+            "record": {"start": SIXTY_SIX.dump_state(history[0][0]),
+                       "moves": [SIXTY_SIX.dump_move(move) for _, move in history]}}
+    told = client.post("/v1/games/sixty-six/suggest", json=body)
+    assert told.status_code == 200, told.json
+    assert told.json["samples"] == len(kept)
+    blind = client.post("/v1/games/sixty-six/suggest", json={k: v for k, v in body.items() if k != "record"})
+    assert blind.json["samples"] == len(every)
+
+
+def test_a_record_that_leads_elsewhere_or_breaks_the_rules_is_refused_by_name(client: Any) -> None:
+    history, state = found_positions(1)[0]
+    record = {"start": SIXTY_SIX.dump_state(history[0][0]),
+              "moves": [SIXTY_SIX.dump_move(move) for _, move in history]}
+    body = {"state": SIXTY_SIX.dump_state(state), "seat": 0, "samples": 1}
+    short = {**record, "moves": record["moves"][:-1]}
+    answer = client.post("/v1/games/sixty-six/suggest", json={**body, "record": short})
+    problem(answer, 422, "/record")
+    assert answer.json["type"].endswith("record-mismatch")
+    twice = {**record, "moves": [record["moves"][0], record["moves"][0]]}
+    problem(client.post("/v1/games/sixty-six/suggest", json={**body, "record": twice}), 422, "/record/moves/1")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import queue
 import socket
 import sys
@@ -26,10 +27,12 @@ GUNICORN = str(Path(sys.executable).with_name("gunicorn"))
 
 @contextmanager
 def host_server(store: str, *, app: str = "host:create_app()", port: int | None = None,
-                **env: str) -> Iterator[str]:
-    """The host on ``port`` (a free one by default), its tables in ``store``."""
+                log_path: str | os.PathLike[str] | None = None, **env: str) -> Iterator[str]:
+    """The host on ``port`` (a free one by default), its tables in ``store``; its log written to
+    ``log_path`` when one is given."""
     settings = {"WORKER_CLASS": "gevent", "TABLE_STORE": store, "TABLES_PER_MINUTE": "100000", **env}
-    with served([GUNICORN, "--config", "gunicorn.conf.py", app], port or free_port(), settings) as url:
+    with served([GUNICORN, "--config", "gunicorn.conf.py", app], port or free_port(), settings,
+                log_path=log_path) as url:
         yield url
 
 

@@ -18,7 +18,8 @@ from tests.live import ROOT
 
 def test_schemathesis_finds_nothing_in_the_host(tmp_path: Path) -> None:
     st = Path(sys.executable).with_name("st")
-    with host_server(f"sqlite:///{tmp_path}/tables.sqlite3") as url:
+    log = tmp_path / "host.log"
+    with host_server(f"sqlite:///{tmp_path}/tables.sqlite3", log_path=log) as url:
         run = subprocess.run(
             [str(st), "run", str(ROOT / "host" / "openapi.yaml"), "--url", url, "--checks", "all",
              "--exclude-checks", "positive_data_acceptance", "--phases", "examples,coverage,fuzzing",
@@ -27,4 +28,4 @@ def test_schemathesis_finds_nothing_in_the_host(tmp_path: Path) -> None:
              "--no-color", "--report-dir", str(tmp_path)],
             capture_output=True, text=True, timeout=300, cwd=ROOT,
         )
-    assert run.returncode == 0, run.stdout[-8000:] + run.stderr[-2000:]
+    assert run.returncode == 0, run.stdout[-8000:] + run.stderr[-2000:] + log.read_text()[-4000:]
