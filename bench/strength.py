@@ -20,7 +20,8 @@ observed per-deal variance. More seats: the computer side's mean ``Advice.value`
 
 The players, each named by a short string: ``random`` (a uniformly random legal move),
 ``greedy`` (the game's ``Advice.greedy``), ``player`` (the computer player under test,
-``service.player.suggest``), ``today`` (today's player kept as a baseline,
+``service.player.suggest``, given the hand's history to infer from), ``blind`` (the same player
+without the history: what the inference is worth is ``player`` against ``blind``), ``today`` (today's player kept as a baseline,
 bench/today_player.py, imported as ``today_suggest``; at the same budget), ``rdeep`` (an RdeepBot-style player, bench/rdeep.py: 16
 samples, every legal move played out by uniformly random moves to the end of the hand on each
 redeal, the best mean value, no inference), and ``level:N`` (the computer player at level N,
@@ -63,10 +64,12 @@ from bench.today_player import suggest as today_suggest
 from service.cards import SeedStream
 from service.games import GAMES
 from service.games.base import DealSetup, Game
-from service.player import Effort
+from service.player import Effort, levels
 from service.player import suggest as player_suggest
 
-Player = Callable[[Game[Any, Any], Any, int, random.Random], Any]
+History = Sequence[tuple[Any, Any]]
+"""The hand's moves so far, each with the state it was made in."""
+Player = Callable[[Game[Any, Any], Any, int, random.Random, History], Any]
 OUT = Path("docs/strength.md")
 BUDGET_RUN = os.environ.get("STRENGTH_BUDGET_CHECK") == "1"
 HANDS: dict[str, int] = {"bezique": 60, "canasta": 60}
@@ -86,44 +89,48 @@ class Knobs:
     samples: int = 10_000
 
 
-def searching(suggest: Callable[..., Any], budget_ms: float, samples: int) -> Player:
-    def play(game: Game[Any, Any], state: Any, seat: int, rng: random.Random) -> Any:
+def searching(suggest: Callable[..., Any], budget_ms: float, samples: int, *, inferring: bool) -> Player:
+    """A player of ``suggest`` at ``budget_ms``; ``inferring``: given the hand's history."""
+    def play(game: Game[Any, Any], state: Any, seat: int, rng: random.Random, history: History) -> Any:
         effort = Effort(samples, time.perf_counter() + budget_ms / 1000)
-        return suggest(game, state, seat, seed=str(rng.random()), effort=effort).move
+        told = {"history": history} if inferring else {}
+        return suggest(game, state, seat, seed=str(rng.random()), effort=effort, **told).move
     return play
 
 
-def random_player(game: Game[Any, Any], state: Any, seat: int, rng: random.Random) -> Any:
+def random_player(game: Game[Any, Any], state: Any, seat: int, rng: random.Random, history: History) -> Any:
     return rng.choice(game.legal_moves(state, seat))
 
 
-def greedy_player(game: Game[Any, Any], state: Any, seat: int, rng: random.Random) -> Any:
+def greedy_player(game: Game[Any, Any], state: Any, seat: int, rng: random.Random, history: History) -> Any:
     return game.advice.greedy(state, seat, game.legal_moves(state, seat))
 
 
 def _player(arg: str, knobs: Knobs) -> Player:
-    return searching(player_suggest, float(arg or knobs.budget_ms), knobs.samples)
+    return searching(player_suggest, float(arg or knobs.budget_ms), knobs.samples, inferring=True)
+
+
+def _blind(arg: str, knobs: Knobs) -> Player:
+    return searching(player_suggest, float(arg or knobs.budget_ms), knobs.samples, inferring=False)
 
 
 def _today(arg: str, knobs: Knobs) -> Player:
-    return searching(today_suggest, float(arg or knobs.budget_ms), knobs.samples)
+    return searching(today_suggest, float(arg or knobs.budget_ms), knobs.samples, inferring=False)
 
 
 def _rdeep(arg: str, knobs: Knobs) -> Player:
     samples = int(arg or RDEEP_SAMPLES)
 
-    def play(game: Game[Any, Any], state: Any, seat: int, rng: random.Random) -> Any:
+    def play(game: Game[Any, Any], state: Any, seat: int, rng: random.Random, history: History) -> Any:
         return rdeep_move(game, state, seat, rng, samples)
     return play
 
 
 def _level(arg: str, knobs: Knobs) -> Player:
-    from service.player import levels  # the levels arrive with issue 39
-
     at = levels.level(int(arg) if arg.isdigit() else arg)
 
-    def play(game: Game[Any, Any], state: Any, seat: int, rng: random.Random) -> Any:
-        return levels.played(game, state, seat, seed=str(rng.random()), at=at).move
+    def play(game: Game[Any, Any], state: Any, seat: int, rng: random.Random, history: History) -> Any:
+        return levels.played(game, state, seat, seed=str(rng.random()), at=at, history=history).move
     return play
 
 
@@ -131,6 +138,7 @@ KINDS: dict[str, Callable[[str, Knobs], Player]] = {
     "random": lambda arg, knobs: random_player,
     "greedy": lambda arg, knobs: greedy_player,
     "player": _player,
+    "blind": _blind,
     "today": _today,
     "rdeep": _rdeep,
     "level": _level,
@@ -197,12 +205,13 @@ def play_deal(match: Match, index: int, keep: bool = False) -> Deal:
         state = start = dealt()
         cast = tuple(match.player if advice.side(start, s) == ours else match.opponent
                      for s in range(match.players))
-        ply = 0
+        history: list[tuple[Any, Any]] = []
         while (seat := game.to_move(state)) is not None:
-            rng = random.Random(f"{match.game}/{match.players}/{index}/{ply}")
+            rng = random.Random(f"{match.game}/{match.players}/{index}/{len(history)}")
             player = mine if advice.side(state, seat) == ours else other
-            state, _ = game.apply(state, player(game, state, seat, rng))
-            ply += 1
+            move = player(game, state, seat, rng, history)
+            history.append((state, move))
+            state, _ = game.apply(state, move)
         judged = next(s for s in active if advice.side(start, s) == ours)
         hands.append(Hand(ours, cast, advice.value(state, judged), start if keep else None))
     return Deal(index, tuple(hands), time.perf_counter() - started)

@@ -3,7 +3,6 @@ Sixty-six at a tiny budget, a player against itself, and the interval arithmetic
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import random
 import statistics
@@ -116,11 +115,10 @@ def test_every_kind_of_player_plays_a_legal_move():
     match = Match("sixty-six", 2, "greedy", "greedy", 1, TINY)
     state = play_deal(match, 0, keep=True).hands[0].start
     seat = game.to_move(state)
-    names = ["random", "greedy", "player", "today", "rdeep:2", "player:5"]
-    if importlib.util.find_spec("service.player.levels"):  # the levels arrive with issue 39
-        names += ["level:1", "level:easy", "level:3"]
+    names = ["random", "greedy", "player", "blind", "today", "rdeep:2", "player:5", "level:1",
+             "level:easy", "level:3"]
     for name in names:
-        move = strength.build(name, TINY)(game, state, seat, random.Random(0))
+        move = strength.build(name, TINY)(game, state, seat, random.Random(0), [])
         assert move in game.legal_moves(state, seat)
     with pytest.raises(SystemExit):
         strength.build("nobody", TINY)
