@@ -29,6 +29,11 @@ def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
         raise SystemExit(f"{error.code} from {url}: {error.read().decode()}") from None
 
 
+def nothing_answers(base: str) -> str:
+    """The one line printed, instead of a traceback, when no service answers at ``base``."""
+    return f"nothing answers at {base}: start the service with `make run`, or pass --url"
+
+
 def shown(move: dict[str, Any]) -> str:
     extras = " ".join(f"{k}={v}" for k, v in move.items() if k not in ("seat", "type", "cards") and v)
     return " ".join(filter(None, [move["type"], " ".join(move.get("cards", [])), extras]))
@@ -82,7 +87,10 @@ def main() -> None:
     parser.add_argument("--game", default="sixty-six")
     parser.add_argument("--budget-ms", type=int, default=100, help="the computer player's time a move")
     args = parser.parse_args()
-    play(args.url, args.game, args.budget_ms)
+    try:
+        play(args.url, args.game, args.budget_ms)
+    except (urllib.error.URLError, ConnectionError):  # refused, reset, or no such host
+        raise SystemExit(nothing_answers(args.url)) from None
 
 
 if __name__ == "__main__":

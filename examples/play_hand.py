@@ -2,6 +2,7 @@
 
     python3 examples/play_hand.py                       # Sixty-six at http://127.0.0.1:8000
     python3 examples/play_hand.py --game bura --seed 7  # any game of GET /v1/games
+    python3 examples/play_hand.py --url http://cards.example.com   # a service elsewhere
 
 Each seat plays the first move that ``legal-moves`` lists: deal, then legal-moves and validate in
 turn until nobody is to move, then score. The client keeps the state; the service checks it.
@@ -24,6 +25,11 @@ def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
             return json.load(answer)  # type: ignore[no-any-return]
     except urllib.error.HTTPError as error:  # a problem document says what was wrong, and where
         raise SystemExit(f"{error.code} from {url}: {error.read().decode()}") from None
+
+
+def nothing_answers(base: str) -> str:
+    """The one line printed, instead of a traceback, when no service answers at ``base``."""
+    return f"nothing answers at {base}: start the service with `make run`, or pass --url"
 
 
 def play(base: str, game: str, seed: str) -> dict[str, Any]:
@@ -54,7 +60,10 @@ def main() -> None:
     parser.add_argument("--game", default="sixty-six")
     parser.add_argument("--seed", default="walk-through")
     args = parser.parse_args()
-    play(args.url, args.game, args.seed)
+    try:
+        play(args.url, args.game, args.seed)
+    except (urllib.error.URLError, ConnectionError):  # refused, reset, or no such host
+        raise SystemExit(nothing_answers(args.url)) from None
 
 
 if __name__ == "__main__":

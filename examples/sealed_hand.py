@@ -16,9 +16,10 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import urllib.error
 from typing import Any
 
-from play_hand import post  # the same one-request helper (this script's folder is on the path)
+from play_hand import nothing_answers, post  # the same helpers (this script's folder is on the path)
 
 
 def play(base: str, game: str, seed: str) -> dict[str, Any]:
@@ -79,7 +80,10 @@ def main() -> None:
     parser.add_argument("--game", default="sixty-six")
     parser.add_argument("--seed", default="my table's seed")
     args = parser.parse_args()
-    play(args.url, args.game, args.seed)
+    try:
+        play(args.url, args.game, args.seed)
+    except (urllib.error.URLError, ConnectionError):  # refused, reset, or no such host
+        raise SystemExit(nothing_answers(args.url)) from None
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 """The README's walk-through, run as written: examples/play_hand.py plays a whole hand of every
-game against the live server and prints the score."""
+game against the live server and prints the score; and with no server, each example says so in one
+line, not a traceback."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import sys
 import pytest
 
 from service.games import GAMES
-from tests.live import ROOT, gunicorn
+from tests.live import ROOT, free_port, gunicorn
 
 pytestmark = pytest.mark.xdist_group("live")
 
@@ -52,3 +53,21 @@ def test_a_person_plays_a_hand_against_the_computer_player():
             assert lines[0].startswith(f"dealt a sealed {game_id} hand"), lines
             assert "<- hint" in run.stdout and lines[-2].startswith("hand over after"), lines[-3:]
             assert json.loads(lines[-1].removeprefix("hand: "))
+
+
+@pytest.mark.parametrize("script", ["play_hand.py", "sealed_hand.py", "against_computer.py"])
+def test_an_example_with_nothing_listening_says_so_in_one_line(script):
+    """A new user runs an example before `make run`, or at the wrong port: one line naming the
+    address, `make run` and --url, status 1, and no traceback."""
+    url = f"http://127.0.0.1:{free_port()}"
+    run = subprocess.run([sys.executable, f"examples/{script}", "--url", url], capture_output=True, text=True,
+                         timeout=60, cwd=ROOT, stdin=subprocess.DEVNULL)
+    assert run.returncode == 1, run.stderr
+    assert run.stdout == ""
+    assert run.stderr.splitlines() == [
+        f"nothing answers at {url}: start the service with `make run`, or pass --url"], run.stderr
+    # The README runs it, and its examples paragraph names --url.
+    readme = (ROOT / "README.md").read_text()
+    assert f"python3 examples/{script}" in readme
+    walk_through = readme[readme.index("## Play a whole hand"):]
+    assert "`--url" in walk_through[:walk_through.index("\n## ")]

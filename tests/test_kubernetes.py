@@ -4,8 +4,11 @@ health check and replay store, gunicorn's worker count and shutdown, deploy/ngin
 (the general ones and the computer player's) and routes, the service's settings and paths, and the
 replay guard's Redis; and the table host's Deployment (tables.yaml: the same image with the host's
 app in gevent workers, its tables in that Redis, its routes, its event streams unbuffered), in
-agreement with compose.yaml's `tables` service and nginx.conf's /v1/tables locations. No cluster,
-no network (one test starts Debian's redis-server on loopback with the manifest's arguments)."""
+agreement with compose.yaml's `tables` service and nginx.conf's /v1/tables locations; the table at
+/play routed to the pods that serve it; and, apart from the kustomization (their kinds need the
+Prometheus Operator's CRDs), the ServiceMonitor and the README's alerts as a PrometheusRule, on the
+metrics the service exports. No cluster, no network (one test starts Debian's redis-server on
+loopback with the manifest's arguments, one runs Debian's promtool on the rules when installed)."""
 
 from __future__ import annotations
 
@@ -47,6 +50,9 @@ K8S = ROOT / "deploy" / "kubernetes"
 KUBERNETES_VERSION = "1.33.0"
 IMAGE = "card-rules-service"
 KUSTOMIZATION_KEYS = {"apiVersion", "kind", "resources", "labels", "images", "namespace"}
+# Applied apart from the kustomization: kinds of the Prometheus Operator's CRDs, which neither the
+# Kubernetes schemas nor a cluster without the operator know.
+MONITORING = ("servicemonitor.yaml", "alerts.yaml")
 
 
 @functools.cache
@@ -119,7 +125,8 @@ def test_every_resource_exists_and_every_manifest_is_listed():
     missing = [name for name in listed if not (K8S / name).is_file()]
     assert not missing, missing
     on_disk = {p.name for p in K8S.iterdir() if p.suffix in (".yaml", ".yml")} - {"kustomization.yaml"}
-    assert on_disk == set(listed)
+    assert on_disk == set(listed) | set(MONITORING)
+    assert not set(listed) & set(MONITORING)
 
 
 def test_manifests_are_namespace_agnostic_and_use_the_kustomized_image():
@@ -1217,3 +1224,274 @@ def test_the_event_streams_pass_unbuffered_and_are_never_cut_short():
     assert regex == "^" + entry["path"]
     for path in sorted(routed_paths() | {"/v1/tables/x/events/", "/v1/tables/x/y/events", "/v1/tables/events"}):
         assert bool(re.search(regex, path)) == (host_endpoint(path) == "tables.events"), path
+
+
+# --- the table at /play -------------------------------------------------------------------------------
+
+def _import_app(spec: str) -> Any:
+    """The WSGI app a gunicorn argument names (``service:create_app()``), made."""
+    module, call = re.fullmatch(r"([\w.]+):(\w+)\(\)", spec).groups()
+    return getattr(__import__(module, fromlist=[call]), call)()
+
+
+@functools.cache
+def rules_url_map() -> Any:
+    """The routes of the app the rules' Deployment runs (its gunicorn command's last argument)."""
+    c = container(the("Deployment", SERVICE))
+    return _import_app([*c["command"], *c["args"]][-1]).url_map
+
+
+def test_the_table_at_play_reaches_the_pods_whose_app_serves_it():
+    """/play and everything the page loads (its script, style and icon, under /play/) go, by the
+    Ingress as by nginx.conf, to the rules' pods, whose app serves them from the page the image
+    builds; make run serves the same app, the tables beside it (host.create_site)."""
+    page = (ROOT / "clients" / "web" / "static" / "index.html").read_text()
+    loaded = re.findall(r'\b(?:src|href)="(/[^"]*)"', page)
+    assert "/play/app.js" in loaded and all(path.startswith("/play/") for path in loaded), loaded
+    objects = ingresses()
+    (host,) = {rule["host"] for i in objects for rule in i["spec"]["rules"]}
+    service = the("Service", SERVICE)
+    pods = the("Deployment", SERVICE)["spec"]["template"]["metadata"]["labels"]
+    assert service["spec"]["selector"].items() <= pods.items()
+    adapter = rules_url_map().bind(host)
+    for path in ["/play", *loaded]:
+        assert answered_by(path, host, objects) == INGRESS, path
+        (backend,) = {e["backend"]["service"]["name"] for r in the("Ingress", INGRESS)["spec"]["rules"]
+                      for e in r["http"]["paths"] if path.split("/")[1] == e["path"].strip("/").split("/")[0]}
+        assert backend == service["metadata"]["name"], path
+        endpoint, _ = adapter.match(path, method="GET")
+        assert endpoint.startswith("play."), (path, endpoint)
+        header = nginx_location(path)
+        assert header == "location / {" and directive(r"proxy_pass http://(\w+);", location(header)) == "card_rules"
+        assert host_endpoint(path) is None  # not the table host's
+    # The image has the page where the app serves it from: the web stage's script and static
+    # files, copied to service/play (service/api/play.py's BUILT).
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    built = re.search(r"^COPY --from=web (\S+) \./(\S+)$", dockerfile, re.M)
+    assert built and (ROOT / built.group(2)).resolve() == (ROOT / "service" / "play").resolve()
+    outfile = re.search(r"--outfile=(\S+)", dockerfile)
+    assert outfile and Path(outfile.group(1)).parent == Path(built.group(1))
+    static = {p.name for p in (ROOT / "clients" / "web" / "static").iterdir()}
+    for path in loaded:
+        assert path.removeprefix("/play/") in static | {Path(outfile.group(1)).name}, path
+
+
+# --- monitoring: the ServiceMonitor and the README's alerts (apart from the kustomization) ----------
+
+def monitoring(kind: str) -> dict[str, Any]:
+    found = [doc for name in MONITORING for doc in _documents(K8S / name) if doc["kind"] == kind]
+    assert len(found) == 1, kind
+    return found[0]
+
+
+DURATION = {"type": "string", "pattern": r"^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$"}
+STRINGS = {"type": "object", "additionalProperties": {"type": "string"}}
+SELECTOR = {"type": "object", "additionalProperties": False, "properties": {
+    "matchLabels": STRINGS, "matchExpressions": {"type": "array"}}}
+# The Prometheus Operator's CRDs (monitoring.coreos.com/v1, operator 0.82), their spec as a JSON
+# schema that refuses unknown fields: every field of a PrometheusRule's spec, and of a
+# ServiceMonitor's those this repository may use (a field added here must be one of the CRD's).
+CRD_SPECS = {
+    "PrometheusRule": {"type": "object", "additionalProperties": False, "properties": {"groups": {
+        "type": "array", "items": {"type": "object", "required": ["name"], "additionalProperties": False, "properties": {
+            "name": {"type": "string", "minLength": 1}, "interval": DURATION, "labels": STRINGS,
+            "limit": {"type": "integer"}, "partial_response_strategy": {"type": "string"}, "query_offset": DURATION,
+            "rules": {"type": "array", "items": {
+                "type": "object", "required": ["expr"], "additionalProperties": False, "properties": {
+                    "alert": {"type": "string"}, "record": {"type": "string"}, "expr": {"type": ["string", "integer"]},
+                    "for": DURATION, "keep_firing_for": DURATION, "labels": STRINGS, "annotations": STRINGS}}}}}}}},
+    "ServiceMonitor": {"type": "object", "required": ["selector"], "additionalProperties": False, "properties": {
+        "selector": SELECTOR, "jobLabel": {"type": "string"}, "targetLabels": {"type": "array"},
+        "podTargetLabels": {"type": "array"}, "sampleLimit": {"type": "integer"},
+        "namespaceSelector": {"type": "object", "additionalProperties": False, "properties": {
+            "any": {"type": "boolean"}, "matchNames": {"type": "array", "items": {"type": "string"}}}},
+        "endpoints": {"type": "array", "items": {"type": "object", "additionalProperties": False, "properties": {
+            "port": {"type": "string"}, "targetPort": {"type": ["string", "integer"]}, "path": {"type": "string"},
+            "scheme": {"enum": ["http", "https"]}, "interval": DURATION, "scrapeTimeout": DURATION,
+            "honorLabels": {"type": "boolean"}, "honorTimestamps": {"type": "boolean"},
+            "params": {"type": "object"}, "relabelings": {"type": "array"}, "metricRelabelings": {"type": "array"},
+            "tlsConfig": {"type": "object"}, "followRedirects": {"type": "boolean"},
+            "enableHttp2": {"type": "boolean"}, "filterRunning": {"type": "boolean"}}}}}},
+}
+
+
+@pytest.mark.parametrize("kind", sorted(CRD_SPECS))
+def test_the_monitoring_manifests_are_valid_and_applied_apart(kind):
+    """Their metadata against Kubernetes' ObjectMeta (strict), their spec against the CRD's fields;
+    and not in the kustomization, whose every manifest must validate without CRDs."""
+    import jsonschema
+
+    doc = monitoring(kind)
+    assert set(doc) == {"apiVersion", "kind", "metadata", "spec"}
+    assert doc["apiVersion"] == "monitoring.coreos.com/v1"
+    with pytest.raises(SchemaNotFoundError):
+        kubernetes_validate.validate(doc, KUBERNETES_VERSION, strict=True)
+    as_meta = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": doc["metadata"]}
+    kubernetes_validate.validate(as_meta, KUBERNETES_VERSION, strict=True)
+    assert "namespace" not in doc["metadata"]
+    # The labels the kustomization gives every object, written out (it does not apply these).
+    part_of = {k: v for entry in kustomization()["labels"] for k, v in entry["pairs"].items()}
+    assert part_of.items() <= doc["metadata"]["labels"].items()
+    assert {k: v for k, v in doc["metadata"]["labels"].items() if k not in part_of} == {
+        k: v for k, v in the("Deployment", SERVICE)["metadata"]["labels"].items() if k not in part_of}
+    jsonschema.validate(doc["spec"], CRD_SPECS[kind])
+    broken = copy.deepcopy(doc["spec"])
+    broken["selectr" if kind == "ServiceMonitor" else "group"] = {}
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(broken, CRD_SPECS[kind])
+
+
+def test_the_servicemonitor_scrapes_the_rules_pods_metrics():
+    """service.yaml's Service and no other, on the port name that reaches the pods' 8000, at the
+    path the rules' app serves its counts on, as the pods' prometheus.io annotations say too.
+    The table host serves no /metrics (nor does Redis): it has no endpoint."""
+    spec = monitoring("ServiceMonitor")["spec"]
+    selected = spec["selector"]["matchLabels"]
+    services = [doc for _, doc in manifests() if doc["kind"] == "Service"]
+    assert [s["metadata"]["name"] for s in services if selected.items() <= s["metadata"]["labels"].items()] == [SERVICE]
+    assert "namespaceSelector" not in spec  # the ServiceMonitor's own namespace, the one applied to
+    (endpoint,) = spec["endpoints"]
+    (port,) = [p for p in the("Service", SERVICE)["spec"]["ports"] if p["name"] == endpoint["port"]]
+    c = container(the("Deployment", SERVICE))
+    (container_port,) = [p["containerPort"] for p in c["ports"] if p["name"] == port["targetPort"]]
+    notes = the("Deployment", SERVICE)["spec"]["template"]["metadata"]["annotations"]
+    assert (notes["prometheus.io/path"], int(notes["prometheus.io/port"])) == (endpoint["path"], container_port)
+    endpoint_name, _ = rules_url_map().bind("cards.example.com").match(endpoint["path"], method="GET")
+    assert endpoint_name == "metrics.exposition"
+    assert endpoint["scheme"] == "http"
+    assert seconds(endpoint["scrapeTimeout"]) < seconds(endpoint["interval"]) <= 60
+    assert "/metrics" not in {rule.rule for rule in host_url_map().iter_rules()}
+
+
+@functools.cache
+def exported() -> dict[str, tuple[str, ...]]:
+    """Every series name the service exports (a counter's ``_total``, a histogram's ``_bucket``,
+    ``_sum`` and ``_count``), with the labels it has, read from the rules' own /metrics."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    from service import metrics
+
+    text = _import_app("service:create_app()").test_client().get("/metrics").get_data(as_text=True)
+    labels = {m._name: tuple(m._labelnames) for m in vars(metrics).values() if hasattr(m, "_labelnames")}
+    found: dict[str, tuple[str, ...]] = {}
+    for family in text_string_to_metric_families(text):
+        if not family.name.startswith("card_rules_"):
+            continue
+        own = labels[family.name]
+        if family.type == "counter":
+            found[family.name + "_total"] = own
+        elif family.type == "histogram":
+            found.update({family.name + "_bucket": (*own, "le"), family.name + "_sum": own, family.name + "_count": own})
+        else:
+            found[family.name] = (*own, "pid")  # multiprocess "liveall": one series per worker
+    assert len(found) >= 8, found
+    return found
+
+
+def alerts() -> list[dict[str, Any]]:
+    return [rule for group in monitoring("PrometheusRule")["spec"]["groups"] for rule in group["rules"]]
+
+
+MATCHER = re.compile(r'(\w+)\s*(=~|!~|!=|=)\s*"([^"]*)"')
+
+
+def selectors(expr: str) -> list[tuple[str, list[tuple[str, str, str]]]]:
+    """Each metric an expression reads, with its label matchers."""
+    return [(m.group(1), MATCHER.findall(m.group(2) or "")) for m in re.finditer(r"\b(card_rules_\w+)(\{[^}]*\})?", expr)]
+
+
+def test_every_alert_reads_series_and_labels_the_service_exports():
+    series = exported()
+    # The operations that take their budget: those of the paths whose request has a budget_ms.
+    budgeted = {route.operation for path, route in metered()
+                if path in {re.sub(r"^/v1/games/[^/]+", "/v1/games/x", p) for p in computer_paths()}}
+    assert budgeted == {"suggest", "computer_move"}
+    sources = "\n".join(p.read_text() for p in (ROOT / "service").rglob("*.py"))
+    operations = {route.operation for _, route in metered()}
+    for rule in alerts():
+        expr = rule["expr"]
+        read = selectors(expr)
+        assert read, rule["alert"]
+        for name, matchers in read:
+            assert name in series, (rule["alert"], name)
+            for label, op, value in matchers:
+                assert label in series[name], (rule["alert"], name, label)
+                if label in ("cause", "limit"):  # values the code counts under
+                    assert f'"{value}"' in sources, (rule["alert"], label, value)
+                if label == "operation":
+                    assert set(value.split("|")) <= operations and (op != "!~" or set(value.split("|")) == budgeted)
+        for grouped in re.findall(r"\bby \(([^)]*)\)", expr):
+            for label in (g.strip() for g in grouped.split(",")):
+                assert all(label in series[name] for name, _ in read), (rule["alert"], label)
+        assert rule["labels"]["severity"] in ("warning", "critical")
+        assert rule["annotations"]["summary"] and rule["annotations"]["description"]
+    names = [rule["alert"] for rule in alerts()]
+    assert len(names) == len(set(names)) and all(re.fullmatch(r"CardRules[A-Z]\w+", n) for n in names)
+
+
+def metered() -> list[tuple[str, Any]]:
+    from service.api.routes import metered_routes
+
+    return list(metered_routes(("x",)).items())
+
+
+def readme_alerts() -> list[dict[str, Any]]:
+    """README's "Worth alerting on" list, an entry per thing to watch: a whole expression, or a
+    metric with the matchers a code span gives it (a bare matcher span reuses the bullet's
+    metric); and the bullet's "for N minutes" and "over N ms"."""
+    text = (ROOT / "README.md").read_text()
+    section = text[text.index("Worth alerting on:"):]
+    section = section[:section.index("\n\n", section.index("\n- "))]
+    entries = []
+    for bullet in re.split(r"\n- ", section)[1:]:
+        bullet = " ".join(bullet.split())
+        metric = None
+        for span in re.findall(r"`([^`]+)`", bullet):
+            whole = re.search(r"\s[<>]=?\s", span) is not None
+            named = re.match(r"card_rules_\w+", span)
+            if named:
+                metric = named.group()
+            if whole or named or (MATCHER.fullmatch(span) and metric):
+                entries.append({"expr": span if whole else None, "metric": metric,
+                                "matchers": MATCHER.findall(span) if not whole else [],
+                                "for": re.search(r"\bfor (\d+) minutes", bullet),
+                                "over_ms": re.search(r"\bover (\d+) ms", bullet)})
+    return entries
+
+
+def test_the_rules_are_exactly_the_alerts_the_readme_lists():
+    entries = readme_alerts()
+    assert len(entries) >= 9, entries
+    rules = alerts()
+    assert len(rules) == len(entries)
+
+    def matches(rule: dict[str, Any], entry: dict[str, Any]) -> bool:
+        expr = " ".join(rule["expr"].split())
+        if entry["expr"] is not None:
+            return expr == entry["expr"]
+        return any(entry["metric"] in (name, name.rsplit("_", 1)[0]) and set(entry["matchers"]) <= set(found)
+                   for name, found in selectors(expr))
+
+    for entry in entries:
+        (rule,) = [rule for rule in rules if matches(rule, entry)] or [None]
+        assert rule is not None, entry
+        if entry["for"]:
+            assert rule["for"] == f"{entry['for'].group(1)}m", (rule["alert"], rule.get("for"))
+        if entry["over_ms"]:
+            assert rule["expr"].endswith(f"> {int(entry['over_ms'].group(1)) / 1000:g}"), rule["alert"]
+    assert len({id(r) for e in entries for r in rules if matches(r, e)}) == len(rules)
+
+
+def test_promtool_accepts_the_rules():
+    """Debian's promtool (package prometheus) parses every expression, as Prometheus will."""
+    promtool = shutil.which("promtool")
+    if promtool is None:
+        pytest.skip("Debian's promtool is not installed (apt-get install prometheus)")
+    import subprocess
+
+    with tempfile.TemporaryDirectory() as directory:
+        rules = Path(directory) / "rules.yaml"
+        rules.write_text(yaml.safe_dump({"groups": monitoring("PrometheusRule")["spec"]["groups"]}))
+        run = subprocess.run([promtool, "check", "rules", str(rules)], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert f"SUCCESS: {len(alerts())} rules found" in run.stdout
