@@ -1,19 +1,22 @@
 """Bezique's advice for the computer player (service/games/bezique/advice.py): the redeal hides
-nothing more and reveals nothing, the greedy player answers legal moves and plays as it says, and
-the value has the right sign."""
+nothing more and reveals nothing, the greedy player answers legal moves and plays as it says, the
+value has the right sign, and what a seat infers of the other hands (the turned card taken, the
+cards whose every copy it has seen) is true and read from what it saw."""
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterator
 
 import pytest
 
-from service.cards import CARDS, SeedStream
-from service.games.base import DealSetup
-from service.games.bezique.advice import ADVICE, greedy, redeal, value
-from service.games.bezique.rules import Declare, Play, State
-from tests.games.bezique_positions import GAME, position
+from service.cards import CARDS, JOKER, SeedStream
+from service.games.advice import Known
+from service.games.base import DealSetup, evolve
+from service.games.bezique.advice import ADVICE, greedy, infer, redeal, value
+from service.games.bezique.rules import Declare, ExchangeTrump, Move, Pass, Play, State
+from tests.games.bezique_positions import GAME, position, shown
 
 
 def positions(players: int, seed: int, every: int = 23) -> Iterator[tuple[State, int]]:
@@ -100,3 +103,103 @@ def test_value_of_a_finished_hand_at_three_with_the_dealer_out() -> None:
 def test_a_playout_sample_is_cheap_enough() -> None:
     """The search's settings: a short horizon and shortlist (a hand is some 200 moves)."""
     assert ADVICE.horizon <= 20 and ADVICE.shortlist <= 8
+
+
+# --- what a seat infers from the play ---------------------------------------------------------
+
+
+def history_of(players: int, seed: int) -> list[tuple[State, Move]]:
+    """A hand played at random, as (state, move) pairs; the exchange made whenever it may be."""
+    rng = random.Random(seed)
+    state = GAME.deal(DealSetup(players, seed % players, {}, None), SeedStream(f"infer-{seed}"))
+    history = []
+    while (seat := GAME.to_move(state)) is not None:
+        moves = GAME.legal_moves(state, seat)
+        move = ExchangeTrump(seat) if ExchangeTrump(seat) in moves else rng.choice(moves)
+        history.append((state, move))
+        state, _ = GAME.apply(state, move)
+    return history
+
+
+def after(history: list[tuple[State, Move]]) -> State:
+    state, move = history[-1]
+    return GAME.apply(state, move)[0]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_what_is_inferred_is_true(players: int) -> None:
+    """After every move: each card inferred held is in that hand, and a card inferred lacking is
+    not, beyond the copies held; some cards are inferred of each kind."""
+    held = lacking = 0
+    for seed in range(2):
+        history = history_of(players, seed)
+        for end in range(1, len(history) + 1, 4):
+            state = after(history[:end])
+            for seat in state.active:
+                known = infer(history[:end], seat)
+                assert seat not in known.held and seat not in known.lacking
+                for other in known.lacking:
+                    hand, kept = Counter(state.hands[other]), Counter(known.held.get(other, ()))
+                    assert not kept - hand
+                    assert all(hand[card] <= kept[card] for card in known.lacking[other])
+                    held += len(kept)
+                    lacking += len(known.lacking[other])
+    assert held and lacking
+
+
+def test_the_turned_card_taken_is_held_until_a_copy_leaves_the_hand() -> None:
+    state = position(hands={1: "9H QH"}, phase="declare", trump_suit="H", trump_card="AH", tricks_played=12,
+                     leader=1)
+    exchanged, _ = GAME.apply(state, ExchangeTrump(1))
+    assert infer([(state, ExchangeTrump(1))], 0).held == {1: (CARDS["AH"],)}
+    passed, _ = GAME.apply(exchanged, Pass(1))
+    history = [(state, ExchangeTrump(1)), (exchanged, Pass(1)), (passed, Play(1, CARDS["AH"]))]
+    assert infer(history, 0).held == {}
+    assert infer(history[:1], 1) == Known(held={}, lacking={0: frozenset()})  # its own hand it sees
+
+
+def test_every_copy_seen_is_lacking_in_the_other_hands() -> None:
+    """Both wild cards in sight, one in the seat's hand and one exposed: no other hand holds one."""
+    state = position(hands={0: "JK AC"}, exposed={1: [shown("JK", "bezique", as_="JD"), shown("QH", "bezique")]},
+                     trump_suit="H")
+    known = infer([(state, Play(0, CARDS["AC"]))], 0)
+    assert JOKER in known.lacking[1] and CARDS["AC"] not in known.lacking[1]
+
+
+def test_no_failure_to_follow_shows_a_void() -> None:
+    """§4.2: no duty to follow, so a diamond on a club lead tells nothing of the clubs."""
+    state = position(hands={1: "10D"}, trick=["AC"], phase="follow", trump_suit="H")
+    known = infer([(state, Play(1, CARDS["10D"]))], 0)
+    assert not any(card.suit == "C" for card in known.lacking[1])
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_inference_reads_nothing_hidden(players: int) -> None:
+    """The same history with the cards the seat cannot see dealt again in every state (the other
+    hands, the face-down stock, the tricks won) infers the same."""
+    history = history_of(players, 5)
+    for seat in history[0][0].active:
+        rng = random.Random(seat)
+        disguised = [(hidden_moved(state, seat, rng), move) for state, move in history]
+        assert disguised != history
+        assert infer(disguised, seat) == infer(history, seat)
+
+
+def hidden_moved(state: State, seat: int, rng: random.Random) -> State:
+    others = [s for s in state.active if s != seat]
+    piles = [*(state.hands[s] for s in others), state.stock[:-1], *state.won_cards]
+    pool = [c for pile in piles for c in pile]
+    rng.shuffle(pool)
+    dealt, at = [], 0
+    for pile in piles:
+        dealt.append(tuple(pool[at:at + len(pile)]))
+        at += len(pile)
+    hands = list(state.hands)
+    for s, hand in zip(others, dealt, strict=False):
+        hands[s] = hand
+    return evolve(state, hands=tuple(hands), stock=dealt[len(others)] + state.stock[-1:],
+                  won_cards=tuple(dealt[len(others) + 1:]))
+
+
+def test_infer_is_the_advice_s() -> None:
+    assert ADVICE.infer is infer

@@ -1,6 +1,7 @@
 """Canasta's advice for the computer player (service/games/canasta/advice.py): the deal again of
 the unseen cards keeps what the seat sees and moves only what it cannot, the greedy player
-answers a legal move and melds, and a finished hand is valued by its score."""
+answers a legal move and melds, a finished hand is valued by its score, and what a seat infers of
+the other hands (the cards taken with the pile) is true and read from what it saw."""
 
 from __future__ import annotations
 
@@ -13,8 +14,8 @@ import pytest
 from service.cards import SeedStream
 from service.games.base import DealSetup, evolve
 from service.games.canasta import scoring
-from service.games.canasta.advice import ADVICE, greedy, redeal, value
-from service.games.canasta.rules import Discard, Meld, State, TakePile
+from service.games.canasta.advice import ADVICE, greedy, infer, redeal, value
+from service.games.canasta.rules import Discard, Meld, Move, State, TakePile
 from tests.games.canasta_positions import GAME, finished, position
 
 TABLES = [(2, "classic"), (3, "classic"), (4, "classic"), (6, "classic"), (2, "seed_13"),
@@ -120,3 +121,85 @@ def test_sides_are_partnerships_at_four_and_six() -> None:
     for seats, sides in ((2, [0, 1]), (3, [0, 1, 2]), (4, [0, 1, 0, 1]), (6, [0, 1, 0, 1, 0, 1])):
         state, _ = played(seats, "classic")[0]
         assert [ADVICE.side(state, seat) for seat in range(seats)] == sides
+
+
+# --- what a seat infers from the play ---------------------------------------------------------
+
+
+def history_of(seats: int, variant: str, hand: int) -> list[tuple[State, Move]]:
+    """A hand played by the greedy player with some random moves, as (state, move) pairs."""
+    rng = random.Random(f"infer/{seats}/{variant}/{hand}")
+    state = GAME.deal(DealSetup(seats, hand % seats, {"variant": variant}, None), SeedStream(f"infer-{hand}"))
+    history = []
+    while (seat := GAME.to_move(state)) is not None and len(history) < 400:
+        moves = GAME.legal_moves(state, seat)
+        move = rng.choice(moves) if rng.random() < 0.3 else greedy(state, seat, moves)
+        history.append((state, move))
+        state, _ = GAME.apply(state, move)
+    return history
+
+
+def after(history: list[tuple[State, Move]]) -> State:
+    state, move = history[-1]
+    return GAME.apply(state, move)[0]
+
+
+@pytest.mark.parametrize(("seats", "variant"), TABLES)
+def test_what_is_inferred_is_true(seats: int, variant: str) -> None:
+    """Every card inferred held is in that hand after the history's last move, and some are."""
+    inferred = 0
+    for hand in range(2):
+        history = history_of(seats, variant, hand)
+        for end in range(1, len(history) + 1, 3):
+            state = after(history[:end])
+            for seat in range(seats):
+                known = infer(history[:end], seat)
+                assert seat not in known.held
+                for other, cards in known.held.items():
+                    assert not Counter(cards) - Counter(state.hands[other]), (other, cards)
+                    inferred += len(cards)
+    assert inferred
+
+
+def test_a_pile_taken_is_held_until_it_leaves_the_hand() -> None:
+    """Seat 1 takes 9C 4D 7S 3H with its nines: 4D and 7S join its hand (the red three its area);
+    it discards 7S, and 4D is still known to be there."""
+    state = position(hands={1: "9D 9H 5S 6C"}, melds={1: {"K": "KC KD KH"}}, pile="9C 4D 7S 3H",
+                     pile_frozen=False, turn=1, phase="draw")
+    take = TakePile(1, tuple(c for c in state.hands[1] if c.rank == "9"))
+    taken, _ = GAME.apply(state, take)
+    seven = next(c for c in taken.hands[1] if c.code == "7S")
+    history = [(state, take), (taken, Discard(1, seven))]
+    assert [c.code for c in infer(history[:1], 0).held[1]] == ["4D", "7S"]
+    assert [c.code for c in infer(history, 0).held[1]] == ["4D"]
+    assert infer(history, 1).held == {}  # its own hand it sees
+    four = next(c for c in taken.hands[1] if c.code == "4D")
+    for seed in range(5):
+        assert four in redeal(after(history), 0, random.Random(seed), infer(history, 0)).hands[1]
+
+
+@pytest.mark.parametrize(("seats", "variant"), [(4, "classic"), (3, "seed_108")])
+def test_inference_reads_nothing_hidden(seats: int, variant: str) -> None:
+    """The same history with the cards the seat cannot see dealt again in every state (the other
+    hands and the stock) infers the same."""
+    history = history_of(seats, variant, 0)
+    for seat in range(seats):
+        rng = random.Random(seat)
+        disguised = [(hidden_moved(state, seat, rng), move) for state, move in history]
+        assert disguised != history
+        assert infer(disguised, seat) == infer(history, seat)
+
+
+def hidden_moved(state: State, seat: int, rng: random.Random) -> State:
+    others = [s for s in range(state.seats) if s != seat]
+    pool = [c for s in others for c in state.hands[s]] + list(state.stock)
+    rng.shuffle(pool)
+    hands, at = list(state.hands), 0
+    for s in others:
+        hands[s] = tuple(pool[at:at + len(state.hands[s])])
+        at += len(state.hands[s])
+    return evolve(state, hands=tuple(hands), stock=tuple(pool[at:]))
+
+
+def test_infer_is_the_advice_s() -> None:
+    assert ADVICE.infer is infer
