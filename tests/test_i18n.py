@@ -238,6 +238,8 @@ def _problems(client) -> dict[str, Any]:
         "hand-not-finished": ("post", f"{SIX}/score", {"json": {"state": state}}),
         "illegal-recorded-move": ("post", f"{SIX}/score", {"json": {"record": {
             "start": state, "moves": [{**move, "seat": other}]}}}),
+        "record-mismatch": ("post", f"{SIX}/suggest", {"json": {"state": state, "seat": mover, "record": {
+            "start": state, "moves": [move]}}}),
         "bad-token": ("post", f"{SIX}/sealed/view", {"json": {"token": "AAAA", "seat_key": "AAAA"}}),
         "wrong-seat-key": ("post", f"{SIX}/sealed/validate", {"json": {
             "token": sealed["token"], "seat_key": sealed["seat_keys"][other], "move": {**move, "seat": mover}}}),

@@ -11,7 +11,7 @@ import pytest
 from service.cards import SeedStream, card, codes
 from service.games.base import DealSetup
 from service.games.bura import Bura, rules
-from service.games.bura.advice import greedy, redeal, value
+from service.games.bura.advice import POINT_SHARE, greedy, redeal, value
 from service.games.bura.rules import Claim
 from service.games.tricks.sets import Respond, State
 from tests.games.bura_laws import hidden
@@ -111,5 +111,35 @@ def test_greedy_claims_with_31_and_not_before() -> None:
 def test_value_has_the_sign_of_the_claim(players: int) -> None:
     right, _ = GAME.apply(_with_won("AS AH QS JS 10D", players), Claim(0))
     wrong, _ = GAME.apply(_with_won("AS AH QS JS", players), Claim(0))
-    assert value(right, 0) == 1 and value(right, 1) < 0
-    assert value(wrong, 0) == -1 and value(wrong, 1) > 0
+    assert value(right, 0) == pytest.approx(1, abs=POINT_SHARE) and value(right, 1) < 0
+    assert value(wrong, 0) == pytest.approx(-1, abs=POINT_SHARE) and value(wrong, 1) > 0
+    assert (value(right, 0) == 1) == (players == 2)
+
+
+def test_at_many_seats_points_count_within_the_outcome() -> None:
+    """Three seats: more card points, more value, for the same outcome; the win's order
+    stands whatever the points (a right claim with 37 over a co-win after another's false claim
+    with every other point)."""
+    few, _ = GAME.apply(_with_won("AS AH QS JS 10D", 3), Claim(0))
+    more, _ = GAME.apply(_with_won("AS AH QS JS 10D 10H KH", 3), Claim(0))
+    assert value(more, 0) > value(few, 0)
+    rich = position(GAME, DECK, hands=["6H 8C 9D", "7S", "7C"], trump_card="6H", leader=1,
+                    won=[" ".join(c for c in DECK if c not in ["6H", "8C", "9D", "7S", "7C", "AS"]), "AS", ""])
+    cowin, _ = GAME.apply(rich, Claim(1))
+    assert value(cowin, 0) > 0.5 and value(few, 0) > value(cowin, 0)
+
+
+@pytest.mark.parametrize("players", [3, 6])
+def test_at_many_seats_the_points_never_cross_the_win(players: int) -> None:
+    """The points' term stays under half the win term's step, 1 / (seats - 1)."""
+    finished = 0
+    for state, _ in positions(players, hands=4):
+        for claimer in range(players):
+            if state.to_move == claimer:
+                done, _ = GAME.apply(state, Claim(claimer))
+                for seat in range(players):
+                    winners = rules.result(done).winners
+                    won = (seat in winners) - sum(s in winners for s in range(players) if s != seat) / (players - 1)
+                    assert abs(value(done, seat) - won) <= POINT_SHARE < 1 / (2 * (players - 1))
+                finished += 1
+    assert finished > 0

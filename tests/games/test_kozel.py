@@ -282,6 +282,24 @@ def test_inconsistent_states_are_refused():
         wire.load_state(state)
 
 
+def test_3_1_5_the_turned_cards_are_the_first_leaders_or_its_partners():
+    """§3.1.5, §3.5: everyone saw the turned cards go to the first leader, and only a lone trump
+    passed in the exchange leaves it, to its partner: a state with one in another hand is refused."""
+    state = rules.deal_from(E1, dealer=0, options=Options(), first_deal=False)
+    leader, turned = state.first_leader, state.turned[0]
+    for seat, accepted in ((rules.partner(leader), True), ((leader + 1) % 4, False)):
+        sent = wire.STATE.dump(state)
+        taken = sent["hands"][seat][0]
+        sent["hands"][leader][sent["hands"][leader].index(turned.code)] = taken
+        sent["hands"][seat][0] = turned.code
+        if accepted:
+            assert wire.load_state(sent).hands[seat][0] == turned
+        else:
+            with pytest.raises(InvalidState) as error:
+                wire.load_state(sent)
+            assert error.value.errors[0].pointer == f"/hands/{seat}"
+
+
 @pytest.mark.parametrize("phase_state", ["naming", "playing"])
 def test_a_trump_in_transit_only_during_the_exchange(phase_state):
     state = (rules.deal_from(E1, dealer=0, options=Options(trump_method="three_cards"), first_deal=False)

@@ -9,7 +9,9 @@ from random import Random
 from service.cards import Card
 from service.games.advice import NOTHING_KNOWN, Advice, Known, unseen_dealt_again
 from service.games.base import evolve
+from service.games.kozel import endgame
 from service.games.kozel.rules import (
+    DECK,
     JACK_OF_CLUBS,
     PERMANENT,
     POINTS,
@@ -21,6 +23,7 @@ from service.games.kozel.rules import (
     Phase,
     Play,
     State,
+    effective_suit,
     is_trump,
     partner,
     team_of,
@@ -28,6 +31,7 @@ from service.games.kozel.rules import (
     trump_strength,
 )
 from service.games.kozel.scoring import result
+from service.games.tricks.sets_endgame import deals
 
 PAIRS_PER_POINT = 1 / 30
 """An unfinished hand's card-point lead in pairs: a 90-30 hand opens about two pairs (§7.1)."""
@@ -123,6 +127,43 @@ def _received_again(state: State, seat: int) -> State:
     return evolve(state, received_trump=received)
 
 
+# --- what a seat learns from the play ----------------------------------------------------------
+
+
+def infer(history: Sequence[tuple[State, Move]], seat: int) -> Known:
+    """What ``seat`` saw that the state does not keep: the cards it passed face down to its
+    partner in the lone-trump exchange (§3.5: its lone trump, or the card it gave back), held by
+    the partner until played; and the voids the follow rules show (§4.1: follow the effective
+    suit led, else trump if able): a card of another effective suit shows none of the suit led,
+    and one that is no trump shows no trump either. Every card is dealt before the play and none
+    is drawn after (§3), so a void stays one to the end of the hand. Of each state it reads only
+    the trump, the trick on the table and the cards played to it, and ``seat``'s own gifts."""
+    if not history:
+        return NOTHING_KNOWN
+    given: list[Card] = []
+    lacking: dict[int, set[Card]] = {}
+    for state, move in history:
+        if isinstance(move, GiveTrump | GiveBack) and move.seat == seat:
+            given.append(move.card)
+        elif isinstance(move, Play) and move.seat != seat and state.trick:
+            lacking.setdefault(move.seat, set()).update(_shown_void(state, move.card))
+    mate = partner(seat)
+    return Known(held={mate: tuple(given)} if given else {},
+                 lacking={s: frozenset(cards) for s, cards in lacking.items() if cards})
+
+
+def _shown_void(state: State, card: Card) -> list[Card]:
+    """The cards a follower shows it lacks by playing ``card`` to ``state``'s trick (§4.1)."""
+    trump = state.trump or ""
+    led = effective_suit(state.trick[0][1], trump)
+    if effective_suit(card, trump) == led:
+        return []
+    void = [c for c in DECK if effective_suit(c, trump) == led]
+    if not is_trump(card, trump):
+        void += [c for c in DECK if is_trump(c, trump)]
+    return void
+
+
 # --- the value of a hand -------------------------------------------------------------------------
 
 
@@ -209,4 +250,50 @@ def side(state: State, seat: int) -> int:
     return team_of(seat)
 
 
-ADVICE = Advice(redeal=redeal, value=value, greedy=greedy, horizon=HORIZON, side=side)
+# --- the last tricks, exactly --------------------------------------------------------------------
+
+MOST_CARDS = 2
+"""The most cards in a hand for which ``worlds`` lists the deals. Measured (bench/endgame.py,
+this machine, the seat on lead knowing what ``infer`` finds): at two cards a hand 30 worlds on
+average (90 at most), 0.4 ms each (0.7 at p95), some 12 ms in all (the player at 50 ms answers
+exactly in 9 of 10 such positions on a busy machine, all at 100 ms); at three, 89 on average of
+those within 200 (half the positions have more: 1,680 at most), 4 ms each (6 at p95), some
+360 ms in all, past any budget: the player would give up after the first world, its time lost."""
+
+
+def worlds(state: State, seat: int, most: int, known: Known = NOTHING_KNOWN) -> list[State] | None:
+    """In the play, from ``MOST_CARDS`` cards a hand down (no card is drawn in Kozel: every hand
+    is dealt in full, §3), every deal of the other hands ``seat`` cannot tell from this one: the
+    cards whose place it knows kept there (as ``redeal`` does), the rest any deal of their pool
+    that keeps to ``known`` (the partner's gifts, the voids shown), listed in a canonical order of
+    the pool (``sets_endgame.deals``); None past ``most``."""
+    if state.phase is not Phase.PLAY or max(map(len, state.hands)) > MOST_CARDS:
+        return None
+    placed = _known(state, seat)
+    others = [s for s in range(len(state.hands)) if s != seat]
+    piles = [[c for c in state.hands[s] if c not in placed] for s in others]
+    found = deals([c for pile in piles for c in pile], [len(pile) for pile in piles], most=most,
+                  held=[known.held.get(s, ()) for s in others],
+                  lacking=[known.lacking.get(s, frozenset()) for s in others])
+    if found is None:
+        return None
+    every = []
+    for dealt in found:
+        hands = list(state.hands)
+        for s, cards in zip(others, dealt, strict=True):
+            hands[s] = (*cards, *sorted((c for c in state.hands[s] if c in placed), key=_code))
+        every.append(evolve(state, hands=tuple(hands)))
+    return every
+
+
+def solve(state: State, seat: int, deadline: float) -> dict[Move, float] | None:
+    """``Advice.solve``: the alpha-beta of the two teams (``endgame``), in ``value``'s pairs;
+    None past ``MOST_CARDS`` cards a hand, where no world is listed (eight cards a hand take
+    the solver most of a minute)."""
+    if max(map(len, state.hands)) > MOST_CARDS:
+        return None
+    return endgame.solve(state, seat, deadline, value=value)
+
+
+ADVICE = Advice(redeal=redeal, value=value, greedy=greedy, horizon=HORIZON, side=side, infer=infer,
+                worlds=worlds, solve=solve)

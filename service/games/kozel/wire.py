@@ -214,6 +214,7 @@ def load_state(wire: Wire) -> State:
     if state.received_trump is not None and state.phase != Phase.EXCHANGE:
         raise InvalidState("/received_trump", "a trump is only in transit during the exchange")
     PHASE_CHECKS[state.phase](state)
+    _check_turned(state)
     _check_won(state)
     STATE.check(wire, state)
     return state
@@ -238,6 +239,17 @@ def _require(condition: bool, pointer: str, message: str, **params: object) -> N
     where it is written), ``params`` its values."""
     if not condition:
         raise InvalidState(pointer, message, **params)
+
+
+def _check_turned(state: State) -> None:
+    """§3: the turned cards were dealt face up to the first leader; one may since have gone to its
+    partner, as its lone trump in the exchange (§3.5), and to no one else (everyone saw them go)."""
+    allowed = (state.first_leader, rules.partner(state.first_leader))
+    for seat, hand in enumerate(state.hands):
+        for card in set(state.turned).intersection(hand):
+            _require(seat in allowed, f"/hands/{seat}",
+                     N_("{card} was turned up to seat {seat}: only it or its partner can hold it"),
+                     card=card, seat=state.first_leader)
 
 
 def _check_naming(state: State) -> None:

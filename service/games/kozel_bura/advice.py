@@ -7,8 +7,17 @@ from collections.abc import Sequence
 from random import Random
 
 from service.games.advice import NOTHING_KNOWN, Advice, Known
-from service.games.kozel_bura.rules import Move, has_bura, penalties
-from service.games.tricks import sets_advice
+from service.games.base import accepts
+from service.games.kozel_bura.rules import (
+    Move,
+    apply,
+    candidate_moves,
+    check,
+    has_bura,
+    penalties,
+    variant,
+)
+from service.games.tricks import sets_advice, sets_endgame
 from service.games.tricks.sets import State
 
 DEALS = 100
@@ -29,6 +38,16 @@ def redeal(state: State, seat: int, rng: Random, known: Known = NOTHING_KNOWN) -
         if state.finished or not any(has_bura(dealt, hand) for hand in dealt.hands):
             break
     return dealt
+
+
+def infer(history: Sequence[tuple[State, Move]], seat: int) -> Known:
+    """No duty to follow or to beat (§4.2c): a play shows no void, and every card played lies
+    face up in a won pile the state keeps. What ``seat`` learns is the face-up trump card's
+    place: the hand of the seat that drew it (§5.2), until it plays it
+    (``sets_advice.infer``)."""
+    if not history:
+        return NOTHING_KNOWN
+    return sets_advice.infer(history, seat, variant(history[0][0].options), won_hidden=False)
 
 
 def value(state: State, seat: int) -> float:
@@ -53,4 +72,22 @@ def greedy(state: State, seat: int, moves: Sequence[Move]) -> Move:
     return sets_advice.greedy_trick_move(state, moves)
 
 
-ADVICE = Advice(redeal=redeal, value=value, greedy=greedy, horizon=10)
+def worlds(state: State, seat: int, most: int, known: Known = NOTHING_KNOWN) -> list[State] | None:
+    """Once the stock is exhausted, every deal of the other hands ``seat`` cannot tell apart
+    (``sets_endgame.worlds``; every card played lies face up, so the won piles are no secret):
+    at two seats one world, the rest of the pack; a four-card hand that is a bura is no world
+    (§6.1: the check after the last draw would have ended the hand)."""
+    return sets_endgame.worlds(state, seat, most, known, won_hidden=False,
+                               keep=lambda world: not any(has_bura(world, hand) for hand in world.hands))
+
+
+def solve(state: State, seat: int, deadline: float) -> dict[Move, float] | None:
+    """``Advice.solve`` once the stock is exhausted: the paranoid alpha-beta of
+    ``sets_endgame`` over the rules' own moves, in ``value``'s penalty points."""
+    legal = [m for m in candidate_moves(state, seat) if accepts(check, state, m)]
+    return sets_endgame.solve(state, seat, deadline, legal=legal, moves=candidate_moves, apply=apply,
+                              value=value, greedy=greedy)
+
+
+ADVICE = Advice(redeal=redeal, value=value, greedy=greedy, horizon=10, infer=infer, worlds=worlds,
+                solve=solve)
