@@ -470,9 +470,31 @@ def report(timings: list[str], results: Sequence[Result], knobs: Knobs, jobs: in
         + "\n".join(timings) + "\n\n")
     method = "\n\n".join(__doc__.split(chr(10) * 2)[1:-1])
     cap = "" if knobs.samples >= 10_000 else f", at most {knobs.samples} samples a move"
-    return (f"# The computer player\n\n{held}## Strength\n\n{method}\n\n"
+    return (f"# The computer player\n\n{held}## How it plays each game\n\n{methods()}\n\n"
+            f"## Strength\n\n{method}\n\n"
             f"Budget {knobs.budget_ms:.0f} ms a move{cap}, {jobs} processes at a time on this "
             f"machine.\n\n" + tables(results))
+
+
+def methods() -> str:
+    """Per game, how the player searches it, read from the game's ``Advice`` so that it stays
+    true: its playouts, whether it solves endgames exactly, and what it infers from the record
+    (the first sentence of its ``infer``)."""
+    rows = ["| game | playouts | exact endgame | inference from the record |", "|---|---|---|---|"]
+    for game_id, game in GAMES.items():
+        advice = game.advice
+        playouts = "its own policy, no listing" if advice.playout else "greedy over the listing"
+        exact = "yes (`Advice.worlds`, `Advice.solve`)" if advice.solve else "no: sampled"
+        inferred = _sentence(advice.infer.__doc__) if advice.infer else "none"
+        depth = "to the hand's end" if advice.horizon >= 1_000 else f"{advice.horizon} moves deep"
+        rows.append(f"| {game_id} | {playouts}, {depth} | {exact} | {inferred} |")
+    return "\n".join(rows)
+
+
+def _sentence(doc: str | None) -> str:
+    """A docstring's first sentence, on one line."""
+    text = " ".join((doc or "").split())
+    return text.split(". ")[0].rstrip(".") + "."
 
 
 if __name__ == "__main__":
