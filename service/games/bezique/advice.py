@@ -1,19 +1,17 @@
 """Bezique for the computer player (docs/rules/bezique.md): what a seat knows of the unseen cards,
-what a hand is worth to it, and the greedy player.
+what it infers from the play, what a hand is worth to it, and the playouts' policy; the greedy
+player is ``service.games.bezique.greedy``.
 
 Points come only from declarations (and the optional brisques, last trick and exchange), and a
-trick is worth winning for the declaration window it opens: the greedy player declares the best
-it can, takes a trick with a card it can spare, and keeps the cards that make declarations. The
-playouts play ``playout``, the same player's rules of thumb built from the holding without the
-listing (a declaration window lists up to 1,118 declarations)."""
+trick is worth winning for the declaration window it opens. The playouts play ``playout``, the
+greedy player's rules of thumb built from the holding without the listing (a declaration window
+lists up to 1,118 declarations)."""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
 from functools import cache
-from math import exp
 from random import Random
 
 from service.cards import CARDS, JOKER, Card
@@ -21,6 +19,16 @@ from service.games.advice import NOTHING_KNOWN, Advice, Known, unseen_dealt_agai
 from service.games.base import accepts, evolve
 from service.games.bezique import declarations as decl
 from service.games.bezique.declarations import IDENTITIES
+from service.games.bezique.greedy import (
+    WILD,
+    Holding,
+    Odds,
+    best_in_trick,
+    best_play,
+    greedy,
+    identity,
+    promised_cards,
+)
 from service.games.bezique.play import beats
 from service.games.bezique.rules import (
     Declare,
@@ -149,7 +157,7 @@ def _copies(options: Options) -> Counter[Card]:
 def value(state: State, seat: int) -> float:
     """The seat's points this hand (§7.2, the hand score's units) less the mean of the other
     active players'; 0 for a dealer who sits the hand out (he plays no part in it). Before the
-    end, each player's points so far plus the promise of its holding (``_Holding.promise``): the
+    end, each player's points so far plus the promise of its holding (``Holding.promise``): the
     declarations it is likely to make yet."""
     active = state.active
     if seat not in active:
@@ -157,257 +165,10 @@ def value(state: State, seat: int) -> float:
     if state.finished:
         scores = [float(s) for s in result(state).scores]
     else:
-        odds = _Odds.of(state)
-        scores = [state.scores[s] + _Holding.of(state, s).promise(odds) for s in range(state.seats)]
+        odds = Odds.of(state)
+        scores = [state.scores[s] + Holding.of(state, s).promise(odds) for s in range(state.seats)]
     others = [scores[s] for s in active if s != seat]
     return scores[seat] - sum(others) / len(others)
-
-
-# --- the greedy player -------------------------------------------------------------------------
-
-
-def greedy(state: State, seat: int, moves: Sequence[Move]) -> Move:
-    """In the declaration window: exchange the trump nine, then make the declaration worth most
-    (its points and what it leaves of the holding's promise), else pass. Leading: exchange the
-    trump nine first, then lead the card whose loss costs the holding's promise least, the
-    weakest of those. Following: take the trick with the cheapest card that covers if it can
-    spare one, else throw the cheapest card."""
-    for move in moves:
-        if isinstance(move, ExchangeTrump):
-            return move
-    odds = _Odds.of(state)
-    holding = _Holding.of(state, seat)
-    if state.phase is Phase.DECLARE:
-        return _best_declaration(state, seat, moves, holding, odds)
-    plays = [m for m in moves if isinstance(m, Play)]
-    if not plays:
-        return moves[0]
-    return _best_play(state, seat, plays, holding, odds)
-
-
-def _best_play(state: State, seat: int, plays: list[Play], holding: _Holding, odds: _Odds) -> Play:
-    """Take the trick with the cheapest card that covers if it can spare one, else play the
-    cheapest card."""
-    order = rank_order(state.options)
-    trump = state.trump_suit
-    shown = {e.id: e for e in state.exposed[seat]}
-    cost = _play_cost(holding, odds, shown, trump, order)
-    if state.trick:
-        best = _best_in_trick(state, order)
-        winners = [m for m in plays if beats(_identity(m, shown), best, trump, order)]
-        if winners:
-            cheapest = min(winners, key=cost)
-            if cost(cheapest)[0] <= SPARE:
-                return cheapest
-    return min(plays, key=cost)
-
-
-def _play_cost(holding: _Holding, odds: _Odds, shown: dict[int, Exposed], trump: str,
-               order: dict[str, int]) -> Callable[[Play], tuple[float, bool, int]]:
-    """What giving a card up costs: the holding's promise it takes, then its strength."""
-    before = holding.promise(odds)
-    losses: dict[object, float] = {}
-    promising = _promising(trump)
-
-    def cost(move: Play) -> tuple[float, bool, int]:
-        # exposed cards alike in identity and tags cost alike
-        key = move.card if move.card is not None else shown[move.exposed_id or 0][2:]
-        if key not in losses and move.card is not None and move.card not in promising:
-            losses[key] = 0.0  # the promise reads only trump honours, bezique jacks and wild cards
-        elif key not in losses:
-            losses[key] = before - holding.without(move, shown).promise(odds)
-        played = _identity(move, shown)
-        return losses[key], played.suit == trump, order[played.rank]
-    return cost
-
-
-SPARE = 5.0
-"""The most promise a card may take with it and still be given up to take a trick."""
-
-
-def _best_declaration(state: State, seat: int, moves: Sequence[Move], holding: _Holding,
-                      odds: _Odds) -> Move:
-    """The declaration worth most now and after (§7.1, and the promise it leaves: four plain
-    queens for 6 would spoil four trump queens for 176); a pass if none is worth anything."""
-    best: Move = next((m for m in moves if isinstance(m, Pass)), moves[0])
-    before, best_worth = holding.promise(odds), 0.0
-    for move in moves:
-        if isinstance(move, Declare):
-            worth = _gain(state, seat, move) + holding.declared(move).promise(odds) - before
-            worth -= 0.1 * sum(c is JOKER for c, _ in move.from_hand)  # keep the wild cards free
-            if worth > best_worth:
-                best, best_worth = move, worth
-    return best
-
-
-def _gain(state: State, seat: int, move: Declare) -> float:
-    """The points the declaration scores (§7.1), a laddered kind counted as a single one: the
-    ladder moves one step a declaration whatever its multiplicity, so singles score more."""
-    kind = move.declaration
-    if kind in decl.LADDER_BASE:
-        earlier = state.decl_counts[seat][decl.LADDERED.index(kind)]
-        return decl.points(kind, earlier, 1) - (move.multiplicity - 1) * 0.5
-    c = extra_count(state, seat, kind) + 1 if kind in decl.EXTRA_OF else 0
-    return float(decl.points(kind, 0, move.multiplicity, c))
-
-
-def _identity(move: Play, shown: dict[int, Exposed]) -> Card:
-    """The identity the move plays: a wild card's nomination, an exposed card's ``as``."""
-    if move.card is None:
-        return shown[move.exposed_id or 0].as_
-    return move.as_ or move.card
-
-
-def _best_in_trick(state: State, order: dict[str, int]) -> Card:
-    """The card the next one must cover (§5.1)."""
-    best = state.trick[0].as_
-    for played in state.trick[1:]:
-        if beats(played.as_, best, state.trump_suit, order):
-            best = played.as_
-    return best
-
-
-# --- the promise of a holding ------------------------------------------------------------------
-
-READY = 0.8
-"""The chance a declaration the holding can make now is made: it waits for a won trick."""
-
-
-@dataclass(frozen=True, slots=True)
-class _Odds:
-    """How likely the seats are to draw a card yet: the draws left to each, and the cards they
-    come from (the face-down stock, the other hands and the tricks, as one unseen pool)."""
-
-    trump: str
-    draws: int
-    pool: int
-    copies: int
-    """How many of each pack card the deck holds."""
-    shown: Counter[Card]
-    """The cards in sight of everyone: exposed and in the trick."""
-
-    @staticmethod
-    def of(state: State) -> _Odds:
-        a = len(state.active)
-        shown = Counter(e.card for x in state.exposed for e in x)
-        shown.update(p.card for p in state.trick)
-        pool = len(state.stock) + sum(map(len, state.hands)) // a * (a - 1) + sum(map(len, state.won_cards))
-        return _Odds(state.trump_suit, len(state.stock) // a, max(pool, 1), state.options.packs, shown)
-
-    def at_least(self, card: Card, held: int, need: int) -> float:
-        """The chance to draw ``need`` more copies of ``card`` (Poisson over the draws left)."""
-        if need <= 0:
-            return 1.0
-        unseen = self.copies - held - self.shown[card]
-        if unseen < need:
-            return 0.0
-        rate = self.draws * unseen / self.pool
-        term = total = exp(-rate)
-        for k in range(1, need):
-            term *= rate / k
-            total += term
-        return max(0.0, 1.0 - total)
-
-
-@dataclass(frozen=True, slots=True)
-class _Holding:
-    """A seat's holding as the promise needs it: the concealed cards counted, the exposed ones
-    as (identity, tags), and the ladder's rungs reached."""
-
-    concealed: Counter[Card]
-    exposed: tuple[tuple[Card, frozenset[str]], ...]
-    ladder: tuple[int, ...]
-
-    @staticmethod
-    def of(state: State, seat: int) -> _Holding:
-        return _Holding(Counter(state.hands[seat]), tuple((e.as_, e.tags) for e in state.exposed[seat]),
-                        state.decl_counts[seat])
-
-    def without(self, move: Play, shown: dict[int, Exposed]) -> _Holding:
-        """The holding once the move's card is played."""
-        if move.card is not None:
-            return _Holding(self.concealed - Counter([move.card]), self.exposed, self.ladder)
-        gone = shown[move.exposed_id or 0]
-        rest = list(self.exposed)
-        rest.remove((gone.as_, gone.tags))
-        return _Holding(self.concealed, tuple(rest), self.ladder)
-
-    def declared(self, move: Declare) -> _Holding:
-        """The holding once the declaration is made (its cards shown and tagged; the table ids are
-        matched by identity and tags, which is all the promise reads)."""
-        kind, ladder = move.declaration, self.ladder
-        if kind in decl.LADDER_BASE:
-            at = decl.LADDERED.index(kind)
-            ladder = (*ladder[:at], ladder[at] + 1, *ladder[at + 1:])
-        shown = tuple((as_ or c, frozenset([kind])) for c, as_ in move.from_hand)
-        return _Holding(self.concealed - Counter(c for c, _ in move.from_hand), self.exposed + shown, ladder)
-
-    def promise(self, odds: _Odds) -> float:
-        """The points the holding is likely to declare yet: the trump fours and four bezique jacks
-        with their extras, the beziques and the trump quint, each by the chance of completing it
-        from the draws left and of making it; the wild cards go where one adds most."""
-        trump = odds.trump
-        total, best_wild = 0.0, 0.0
-        shown: dict[Card, list[frozenset[str]]] = {}
-        for as_, tags in self.exposed:
-            shown.setdefault(as_, []).append(tags)
-        for card, four, extra, worth, extras in _categories(trump):
-            free, counted = _count(self.concealed[card], shown.get(card, ()), four, extra)
-            here = self._four(card, free, counted, worth, extras, odds)
-            total += here
-            if self.concealed[JOKER]:
-                best_wild = max(best_wild, self._four(card, free + 1, counted, worth, extras, odds) - here)
-        queen, jack = CARDS["Q" + trump], CARDS[decl.BEZIQUE_JACK[trump]]
-        total += self._bezique(queen, jack, shown, odds)
-        return total + self.concealed[JOKER] * max(best_wild, WILD)
-
-    @staticmethod
-    def _four(card: Card, free: int, counted: int, worth: int, extras: tuple[int, ...], odds: _Odds) -> float:
-        if counted >= 4:  # the four is shown: each concealed copy is an extra (the next rung)
-            return READY * sum(extras[(counted + k) % 4] for k in range(free))
-        ready = worth + sum(extras[k % 4] for k in range(free - 4))
-        return READY * ready * odds.at_least(card, free, 4 - free)
-
-    def _bezique(self, queen: Card, jack: Card, shown: dict[Card, list[frozenset[str]]],
-                 odds: _Odds) -> float:
-        """Beziques up the ladder: the pairs the holding makes, or the chance to draw the partner."""
-        family = decl.KINDS_OF_FAMILY["bezique"]
-        queens = self.concealed[queen] + sum(1 for tags in shown.get(queen, ()) if not tags & family)
-        jacks = self.concealed[jack] + sum(1 for tags in shown.get(jack, ()) if not tags & family)
-        rung = self.ladder[decl.LADDERED.index("bezique")]
-        pairs = min(queens, jacks)
-        found = READY * sum(25 << (rung + k) for k in range(pairs))
-        if queens != jacks:
-            short = jack if queens > jacks else queen
-            found += READY * (25 << (rung + pairs)) * odds.at_least(short, max(queens, jacks), 1)
-        return found
-
-
-def _count(concealed: int, shown: Sequence[frozenset[str]], four: str, extra: str) -> tuple[int, int]:
-    """The copies free for the four (concealed, or shown without a tag of its family), and the
-    shown copies that count toward the extras (§4.5 e)."""
-    family = decl.KINDS_OF_FAMILY[decl.FAMILY[four]]
-    free = concealed + sum(1 for tags in shown if not tags & family)
-    counted = sum(1 for tags in shown if four in tags or extra in tags)
-    return free, counted
-
-
-WILD = 20.0
-"""The least a wild card is worth: it completes whatever comes."""
-
-
-@cache
-def _categories(trump: str) -> tuple[tuple[Card, str, str, int, tuple[int, ...]], ...]:
-    """The trump fours and four bezique jacks: the card, the four's kind and the extra's, the
-    four's value and the extras' (§7.1)."""
-    return tuple((decl.category(extra, trump), four, extra, decl.FOUR_VALUES[four], decl.EXTRA_VALUES[extra])
-                 for extra, four in decl.EXTRA_OF.items())
-
-
-@cache
-def _promising(trump: str) -> frozenset[Card]:
-    """The cards the promise reads: the trump honours, the bezique jack and the wild card."""
-    return frozenset(card for card, *_ in _categories(trump)) | {JOKER}
 
 
 # --- the playouts' policy ----------------------------------------------------------------------
@@ -468,7 +229,7 @@ def _declarations(state: State, seat: int) -> Iterator[tuple[int, Declare]]:
     from the hand (§4.3.6), from the hand first. Four plain cards are made of the cards the promise
     does not read, or not at all: four queens for 6 would spoil four trump queens for 176."""
     hand = Counter(state.hands[seat])
-    promising = _promising(state.trump_suit)
+    promising = promised_cards(state.trump_suit)
     exposed = sorted(state.exposed[seat], key=lambda e: e.as_ in promising)
     kinds = [(_points_once(state, seat, kind), kind, rule, groups)
              for kind, rule, groups in _kinds(state.trump_suit)
@@ -505,7 +266,7 @@ many cards of them one set takes."""
 def _kinds(trump: str) -> tuple[tuple[str, decl.KindRule, Groups], ...]:
     """Each kind with its groups, the identities the promise does not read first (then in the
     canonical order)."""
-    promising = _promising(trump)
+    promising = promised_cards(trump)
 
     def ordered(ids: frozenset[Card]) -> tuple[Card, ...]:
         return tuple(sorted(ids, key=lambda c: (c in promising, decl.canonical_key(c))))
@@ -547,7 +308,7 @@ def _filled(seat: int, kind: str, groups: Groups, hand: Counter[Card], table: Se
 def _spoils(state: State, move: Declare) -> bool:
     """Whether a plain four takes a card the promise reads (a trump honour, the bezique jack):
     the family it scores in is then closed to that card's trump four (§4.3.7)."""
-    promising = _promising(state.trump_suit)
+    promising = promised_cards(state.trump_suit)
     shown = {e.id: e.as_ for e in state.exposed[move.seat]}
     return any((as_ or card) in promising for card, as_ in move.from_hand) or any(
         shown[i] in promising for i in move.from_table)
@@ -562,20 +323,20 @@ def _played(state: State, seat: int) -> Play:
     trick (§5.1), else the cheapest, a trump after any plain card; with only cards the promise
     reads, ``greedy``'s own choice among them."""
     trump, order = state.trump_suit, rank_order(state.options)
-    promising = _promising(trump)
+    promising = promised_cards(trump)
     spare = [Play(seat, card) for card in sorted(set(state.hands[seat]) - promising, key=decl.canonical_key)]
     spare += [Play(seat, exposed_id=e.id) for e in state.exposed[seat] if e.as_ not in promising]
     if not spare:
-        return _best_play(state, seat, _plays(state, seat), _Holding.of(state, seat), _Odds.of(state))
+        return best_play(state, seat, _plays(state, seat), Holding.of(state, seat), Odds.of(state))
     shown = {e.id: e for e in state.exposed[seat]}
 
     def cost(move: Play) -> tuple[bool, int]:
-        played = _identity(move, shown)
+        played = identity(move, shown)
         return played.suit == trump, order[played.rank]
 
     if state.trick:
-        best = _best_in_trick(state, order)
-        winners = [m for m in spare if beats(_identity(m, shown), best, trump, order)]
+        best = best_in_trick(state, order)
+        winners = [m for m in spare if beats(identity(m, shown), best, trump, order)]
         if winners:
             return min(winners, key=cost)
     return min(spare, key=cost)
