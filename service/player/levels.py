@@ -1,7 +1,8 @@
 """The computer player's levels: what a front end offers a person, from a beginner's opponent to
-the strongest this server plays. A level sets how long the player thinks (its search budget) and
-how often it plays a legal move at random instead (its slips); level 1 and 2 do not search at all,
-they play the game's greedy player's move (``Advice.greedy``), with slips.
+the strongest this server plays. A level sets how long the player thinks (its search budget), how
+often it plays a legal move at random instead (its slips), and whether it infers from the hand's
+record; level 1 and 2 do not search at all, they play the game's greedy player's move
+(``Advice.greedy``), with slips.
 
 Each level is meant to beat the one below it, and level 1 to lose to the greedy player, so that a
 beginner can win: ``make strength`` measures it (docs/strength.md).
@@ -30,14 +31,17 @@ class Level:
     """Milliseconds of search; 0: the greedy player's move, at once."""
     slips: float
     """The share of moves played at random among the legal ones."""
+    infers: bool
+    """Whether it reads the hand's record (voids shown, cards seen go into a hand) or only the
+    position as its seat sees it now."""
 
 
 LEVELS = (
-    Level(1, "beginner", 0, 0.4),
-    Level(2, "easy", 0, 0.1),
-    Level(3, "medium", 25, 0.0),
-    Level(4, "hard", 60, 0.0),
-    Level(5, "expert", 150, 0.0),
+    Level(1, "beginner", 0, 0.4, infers=False),
+    Level(2, "easy", 0, 0.1, infers=False),
+    Level(3, "medium", 15, 0.1, infers=False),
+    Level(4, "hard", 60, 0.0, infers=True),
+    Level(5, "expert", 150, 0.0, infers=True),
 )
 BY_NAME = {level.name: level for level in LEVELS}
 BY_NUMBER = {level.number: level for level in LEVELS}
@@ -53,7 +57,8 @@ def level(value: int | str) -> Level:
 def played(game: Game[S, M], state: S, seat: int, *, seed: str, at: Level,
            history: Sequence[tuple[S, M]] = ()) -> Suggestion[M]:
     """``seat``'s move at level ``at``: a slip (a random legal move), or the search's move within
-    the level's budget; the same seed gives the same move."""
+    the level's budget, from the ``history`` too when the level infers; the same seed gives the
+    same move."""
     rng = random.Random(f"{seed}/level")
     legal = game.legal_moves(state, seat)
     if legal and at.slips and rng.random() < at.slips:
@@ -61,4 +66,4 @@ def played(game: Game[S, M], state: S, seat: int, *, seed: str, at: Level,
         return Suggestion(move, [Weighed(move, None)], 0)
     effort = Effort(samples=10_000 if at.budget_ms else 0,
                     deadline=time.perf_counter() + at.budget_ms / 1000)
-    return suggest(game, state, seat, seed=seed, effort=effort, history=history)
+    return suggest(game, state, seat, seed=seed, effort=effort, history=history if at.infers else ())
