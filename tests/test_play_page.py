@@ -166,8 +166,9 @@ def _no_other_seats_cards(server: str, game_id: str, bodies: dict[str, Any]) -> 
     path = lambda url: url.split("?")[0]  # noqa: E731
     scored = next(body for url, body in answers if path(url).endswith("/sealed/score"))
     dealt = next(body for url, body in answers if path(url).endswith("/deal-against-computer"))
-    final = [body["token"] for url, body in answers
-             if path(url).endswith(("/sealed/validate", "/sealed/computer-move")) and "token" in body][-1]
+    moved = [body["token"] for url, body in answers
+             if path(url).endswith(("/sealed/validate", "/sealed/computer-move")) and "token" in body]
+    final = moved[-1] if moved else dealt["token"]  # a hand the deal ends (a bura dealt) has no move
     seat, start = dealt["seat"], scored["record"]["start"]
     base = f"{server}/v1/games/{game_id}/sealed/events"
     public = _codes(_post(base, {"token": final, "since": 0}))
