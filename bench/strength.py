@@ -487,6 +487,7 @@ def methods() -> str:
         exact = "yes (`Advice.worlds`, `Advice.solve`)" if advice.solve else "no: sampled"
         inferred = _sentence(advice.infer.__doc__) if advice.infer else "none"
         depth = "to the hand's end" if advice.horizon >= 1_000 else f"{advice.horizon} moves deep"
+        depth += ", a trick's worth more per seat past two" if advice.horizon_grows else ""
         rows.append(f"| {game_id} | {playouts}, {depth} | {exact} | {inferred} |")
     return "\n".join(rows)
 

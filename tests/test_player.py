@@ -28,7 +28,7 @@ from service.errors import InvalidState
 from service.games import GAMES
 from service.games.advice import Known
 from service.games.base import Game, accepts
-from service.player import Effort, history_of, suggest
+from service.player import Effort, history_of, play_out, suggest
 from tests.test_conformance import deal_at_random
 
 TABLES = [(game, players) for game in sorted(GAMES) for players in GAMES[game].info.player_counts]
@@ -273,3 +273,34 @@ def test_an_inference_that_peeks_is_caught(game_id: str) -> None:
     peeking: Any = PeekingInference(game)
     caught = any(history_differences(peeking, players, most=4)[1] for players in game.info.player_counts)
     assert caught, "an inference that reads the true hands passed the no-peek test: the test is too weak"
+
+
+class Counting:
+    """A game that counts the moves applied to it."""
+
+    def __init__(self, game: Game[Any, Any]) -> None:
+        self.game, self.applied = game, 0
+
+    def apply(self, state: Any, move: Any) -> Any:
+        self.applied += 1
+        return self.game.apply(state, move)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.game, name)
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_a_horizon_that_grows_looks_as_many_tricks_ahead_at_any_table(players: int) -> None:
+    """Bura's playouts stop after 8 moves at two seats, a trick's worth more per seat past two."""
+    game = GAMES["bura"]
+    assert game.advice.horizon_grows
+    depth = game.advice.horizon * players // 2
+    rng = random.Random(f"horizon/{players}")
+    stopped = 0
+    for hand in range(20):
+        counting: Any = Counting(game)
+        state = deal_at_random(game, f"horizon-{hand}", players, rng)
+        played = play_out(counting, game.advice, state, rng, NO_DEADLINE)
+        assert played is not None and counting.applied <= depth
+        stopped += game.to_move(played) is not None and counting.applied == depth
+    assert stopped, "no playout reached its horizon: the test would prove nothing"

@@ -50,7 +50,11 @@ class Advice(Generic[S, M]):
     """One of ``moves`` (the seat's legal moves, never empty) chosen the simple way: take a trick
     when it can with the cheapest winning card, else throw the lowest; meld when it can."""
     horizon: int = 1_000
-    """Moves a playout plays before it stops and asks ``value`` for an estimate."""
+    """Moves a playout plays before it stops and asks ``value`` for an estimate (at two seats,
+    when ``horizon_grows``)."""
+    horizon_grows: bool = False
+    """The horizon grows with the table: at n seats a playout plays ``horizon`` × n / 2 moves,
+    so that it looks as many tricks ahead at any table (a trick is a move per seat)."""
     shortlist: int = 12
     """Candidate moves weighed at most: past it, the ones ``greedy`` would not play are cut at
     random (the melding games list many moves)."""

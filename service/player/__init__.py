@@ -232,7 +232,8 @@ def play_out(game: Game[S, M], advice: Advice[S, M], state: S, rng: random.Rando
     ``EXPLORE`` drawn at random among the moves of the kind the greedy player chose (another card,
     not a claim or a close that would end the playout on a whim). None once past ``deadline``: the
     clock is read before every move, so that a budget is overrun by one move at most."""
-    for _ in range(advice.horizon):
+    depth = advice.horizon * game.seats(state) // 2 if advice.horizon_grows else advice.horizon
+    for _ in range(depth):
         if time.perf_counter() > deadline:
             return None
         seat = game.to_move(state)

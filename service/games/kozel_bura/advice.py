@@ -89,5 +89,5 @@ def solve(state: State, seat: int, deadline: float) -> dict[Move, float] | None:
                               value=value, greedy=greedy)
 
 
-ADVICE = Advice(redeal=redeal, value=value, greedy=greedy, horizon=10, infer=infer, worlds=worlds,
-                solve=solve)
+ADVICE = Advice(redeal=redeal, value=value, greedy=greedy, horizon=10, horizon_grows=True, infer=infer,
+                worlds=worlds, solve=solve)
