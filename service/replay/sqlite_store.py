@@ -110,7 +110,8 @@ class SqliteStore:
 
     def _open(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, timeout=self.timeout_s, isolation_level=None, check_same_thread=False)
-        db.execute("PRAGMA journal_mode = WAL")
+        if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":  # switching takes the file alone
+            db.execute("PRAGMA journal_mode = WAL")
         db.execute("PRAGMA synchronous = NORMAL")
         db.executescript(SCHEMA)
         epoch = "SELECT value FROM meta WHERE name = 'epoch'"
