@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -60,6 +60,13 @@ def disguised(game: Game[Any, Any], state: Any, seat: int | None, rng: random.Ra
     kept when the rules accept the result and the seat's view is unchanged (any seat's view, for
     no seat: a state sent that no play leads to, which the consistency check still accepts)."""
     view = game.view(state, seat) if seat is not None else None
+    return swapped(game, state, rng, swaps, lambda moved: seat is None or game.view(moved, seat) == view)
+
+
+def swapped(game: Game[Any, Any], state: Any, rng: random.Random, swaps: int,
+            keeps: Callable[[Any], bool]) -> Any:
+    """``state`` with two cards swapped ``swaps`` times wherever they lie, each swap kept when
+    the rules accept the result and ``keeps`` it."""
     wire = game.dump_state(state)
     places = list(_card_places(wire))
     for _ in range(swaps):
@@ -68,10 +75,10 @@ def disguised(game: Game[Any, Any], state: Any, seat: int | None, rng: random.Ra
             continue
         a_pile[a], b_pile[b] = b_pile[b], a_pile[a]
         try:
-            moved = game.load_state(wire)
+            kept = keeps(game.load_state(wire))
         except InvalidState:
-            moved = None
-        if moved is None or (seat is not None and game.view(moved, seat) != view):
+            kept = False
+        if not kept:
             a_pile[a], b_pile[b] = b_pile[b], a_pile[a]
     return game.load_state(wire)
 
@@ -209,20 +216,7 @@ def history_disguised(game: Game[Any, Any], start: Any, moves: list[Any], seat: 
     """``start`` with cards swapped where ``seat`` could see no difference at any step of the
     moves: the same moves are legal from it and every view of the seat's is as it was."""
     truth = seen(game, start, moves, seat)
-    wire = game.dump_state(start)
-    places = list(_card_places(wire))
-    for _ in range(swaps):
-        (a_pile, a), (b_pile, b) = rng.sample(places, 2)
-        if a_pile[a] == b_pile[b]:
-            continue
-        a_pile[a], b_pile[b] = b_pile[b], a_pile[a]
-        try:
-            kept = seen(game, game.load_state(wire), moves, seat) == truth
-        except InvalidState:
-            kept = False
-        if not kept:
-            a_pile[a], b_pile[b] = b_pile[b], a_pile[a]
-    return game.load_state(wire)
+    return swapped(game, start, rng, swaps, lambda moved: seen(game, moved, moves, seat) == truth)
 
 
 def history_answer(game: Game[Any, Any], start: Any, moves: list[Any], seat: int) -> Any:
