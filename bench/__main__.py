@@ -24,8 +24,8 @@ from service.api.events import EVERY_SEAT, told
 from service.api.operations import SealedOperations
 from service.cards import SeedStream
 from service.config import Settings
-from service.games import GAMES
 from service.games.base import DealSetup
+from service.games.registry import GAMES
 from service.sealing import Keyring
 
 RESULTS = report.RESULTS

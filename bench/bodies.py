@@ -17,8 +17,8 @@ from service.api.events import EVERY_SEAT, told
 from service.api.sealed import SealedHand, Sealer
 from service.cards import SeedStream
 from service.errors import InvalidState
-from service.games import GAMES
 from service.games.base import DealSetup, Game
+from service.games.registry import GAMES
 from service.sealing import Keyring, StateKey
 
 Body = dict[str, Any]

@@ -35,12 +35,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from bench import replicas
+from bench import replica_clients
 from bench.load import dumps
 from service.cards import SeedStream
 from service.config import Settings
-from service.games import GAMES
 from service.games.base import DealSetup
+from service.games.registry import GAMES
 
 SEARCHERS = 8
 SEARCH_GAMES = ("sixty-six", "bura", "bezique", "canasta")
@@ -89,7 +89,7 @@ def open_positions(game_id: str, count: int = POSITIONS) -> Iterator[dict[str, A
             state, _ = game.apply(state, rng.choice(moves))
 
 
-def sealed_positions(client: replicas.Client, game: str, count: int = POSITIONS) -> list[dict[str, Any]]:
+def sealed_positions(client: replica_clients.Client, game: str, count: int = POSITIONS) -> list[dict[str, Any]]:
     """``count`` sealed hands, each played on (first legal moves) until the seat to move has more
     than one move: ``sealed/suggest`` bodies without a budget. ``sealed/suggest`` does not move the
     hand, so each may be asked again and again, a search each time."""
@@ -280,7 +280,7 @@ def search(post: Post, port: int, source: str | None, stop: float, positions: di
            sealed: dict[str, list[dict[str, Any]]]) -> Searches:
     """``SEARCHERS`` searchers from ``source`` until ``stop`` (time.monotonic()); what they saw."""
     searchers = [Searcher(post, port, source, n, positions, sealed) for n in range(SEARCHERS)]
-    replicas.joined([threading.Thread(target=s.run, args=(stop,)) for s in searchers])
+    replica_clients.joined([threading.Thread(target=s.run, args=(stop,)) for s in searchers])
     total = Searches()
     for searcher in searchers:
         total.add(searcher.searches)
@@ -289,10 +289,10 @@ def search(post: Post, port: int, source: str | None, stop: float, positions: di
 
 # --- the players ----------------------------------------------------------------------------------
 
-class Player(replicas.Client):
-    """bench/replicas.py's client, its connections from ``source`` (its own address)."""
+class Player(replica_clients.Client):
+    """bench/replica_clients.py's client, its connections from ``source`` (its own address)."""
 
-    def __init__(self, tally: replicas.Tally, proxy: str, source: str) -> None:
+    def __init__(self, tally: replica_clients.Tally, proxy: str, source: str) -> None:
         super().__init__(tally, lambda: ("nginx", proxy), PLAYER_PAUSE)
         self.source = source
 
@@ -304,7 +304,7 @@ class Player(replicas.Client):
         return super()._send(base, path, data)
 
 
-def play(tally: replicas.Tally, proxy: str, source: str, seconds: float, number: int) -> None:
+def play(tally: replica_clients.Tally, proxy: str, source: str, seconds: float, number: int) -> None:
     """Whole sealed hands for ``seconds``: deal, then per move legal-moves, validate and the view of
     the seat to move next; the score at the end."""
     client, stop, n = Player(tally, proxy, source), time.monotonic() + seconds, number
@@ -328,14 +328,14 @@ def play(tally: replicas.Tally, proxy: str, source: str, seconds: float, number:
             if to_move is None:
                 client.post(f"{url}/score", {"token": token})
                 tally.hands[game] += 1
-        except replicas.Failed:
+        except replica_clients.Failed:
             pass
     client.close()
 
 
-def players(proxy: str, seconds: float) -> replicas.Tally:
+def players(proxy: str, seconds: float) -> replica_clients.Tally:
     """``PLAYERS`` players, each from its own address, for ``seconds``: what they saw together."""
-    tallies = [replicas.Tally() for _ in range(PLAYERS)]
-    replicas.joined([threading.Thread(target=play, args=(tallies[n], proxy, player_source(n), seconds, n))
+    tallies = [replica_clients.Tally() for _ in range(PLAYERS)]
+    replica_clients.joined([threading.Thread(target=play, args=(tallies[n], proxy, player_source(n), seconds, n))
                      for n in range(PLAYERS)])
-    return replicas.summed(tallies)
+    return replica_clients.summed(tallies)

@@ -29,9 +29,10 @@ from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any
 
-from service.games.sixty_six import SixtySix, rules
+from service.games.sixty_six import rules
 from service.games.sixty_six.advice import worlds
 from service.games.sixty_six.endgame import Solver
+from service.games.sixty_six.game import SixtySix
 from service.games.sixty_six.rules import Claim, Close, Move, State
 
 GAME = SixtySix()
@@ -181,7 +182,7 @@ def kozel_positions(cards: int, rng: random.Random) -> Iterator[tuple[Any, int, 
     """Kozel: the first lead with ``cards`` cards a hand, from random play, with its history."""
     from service.cards import SeedStream
     from service.games.base import DealSetup
-    from service.games.kozel import Kozel
+    from service.games.kozel.game import Kozel
     from service.games.kozel.rules import Phase as KozelPhase
     game = Kozel()
     while True:
@@ -225,10 +226,10 @@ MOST = int(os.environ.get("ENDGAME_MOST", "200"))
 def family() -> None:
     """The rows of the family's and Kozel's worlds; the games' limits (``MOST_CARDS``) raised for
     them, so that the rows past the limits time what the limits spare."""
-    from service.games.bura import Bura
+    from service.games.bura.game import Bura
     from service.games.kozel import advice as kozel_advice
     from service.games.kozel.advice import ADVICE as KOZEL
-    from service.games.kozel_bura import KozelBura
+    from service.games.kozel_bura.game import KozelBura
     from service.games.tricks import sets_endgame
     limits = sets_endgame.MOST_CARDS, kozel_advice.MOST_CARDS
     sets_endgame.MOST_CARDS, kozel_advice.MOST_CARDS = 12, 3
@@ -251,9 +252,9 @@ def family() -> None:
 def family_player(budget_ms: int) -> None:
     """The computer player at ``budget_ms`` in the family's and Kozel's endgames, given the
     history: how often it answers exactly (``samples`` is the worlds' count), and its time."""
-    from service.games.bura import Bura
-    from service.games.kozel import Kozel
-    from service.games.kozel_bura import KozelBura
+    from service.games.bura.game import Bura
+    from service.games.kozel.game import Kozel
+    from service.games.kozel_bura.game import KozelBura
     from service.player import MOST_WORLDS, Effort, suggest
     rng = random.Random("bench/family player")
     bura, kozel_bura, kozel = Bura(), KozelBura(), Kozel()

@@ -40,11 +40,11 @@ from collections import Counter
 from typing import Any
 
 from service.cards import CARDS, SeedStream, codes
-from service.games import GAMES
 from service.games.base import DealSetup, evolve
 from service.games.canasta import play
 from service.games.canasta import rules as canasta
 from service.games.canasta import wire as canasta_wire
+from service.games.registry import GAMES
 
 Body = dict[str, Any] | bytes
 Entry = tuple[str, str, Body]

@@ -9,7 +9,7 @@ import urllib.request
 from typing import Any
 
 from bench.hostile import hostile
-from service.games import GAMES
+from service.games.registry import GAMES
 
 Body = dict[str, Any]
 

@@ -26,44 +26,38 @@ short after its header (which nginx cannot retry) is then sent again, to see tha
 
 from __future__ import annotations
 
-import base64
 import http.client
 import json
-import multiprocessing
-import os
 import random
-import signal
 import statistics
-import subprocess
-import tempfile
 import threading
 import time
 import urllib.request
 from collections import Counter
-from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager, suppress
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from bench.bodies import bodies
 from bench.load import dumps
-from service.sealing import StateKey
-from tests.live import dockerfile_command, nginx
-from tests.live_redis import redis_server
+from bench.replica_clients import (
+    CONNECTIONS,
+    GAMES,
+    LOAD_PLAYERS,
+    TIMEOUT,
+    Client,
+    Failed,
+    Load,
+    Tally,
+    joined,
+    play_hands,
+    summed,
+    validate_bodies,
+)
+from bench.replica_stack import WORKERS, Stack, stack
 
-ROOT = Path(__file__).resolve().parent.parent
-PROXY_PORT = 18750
-REPLICA_PORTS = (18751, 18752, 18753)
-WORKERS = 1
-"""Sync workers per instance: three instances of one share the machine's two cores."""
 PHASES = ("sealed", "replica-killed", "rolling", "rotation", "replay")
-GAMES = ("sixty-six", "bura")
 CLIENTS = 16
 """Clients playing sealed hands in the ``sealed`` and ``rotation`` phases."""
-CONNECTIONS, LOAD_PLAYERS = 64, 16
-"""The load of ``replica-killed`` and ``rolling``: connections through nginx, of which these play
-whole sealed hands (the others send validates)."""
 PACED = 0.2
 """Seconds each connection of the rolling restart's load waits after an answer, and
 PLAYER_PAUSE each player of the key rotation: about half of what the three instances serve here,
@@ -76,8 +70,6 @@ seals everywhere, as a table whose players think would have."""
 RACERS = 8
 """Hands raced at a time in ``replay``."""
 REPLAYED = "urn:card-rules:problem:replayed"
-TIMEOUT = 40.0
-"""A client's socket timeout: past nginx's proxy_read_timeout (35 s)."""
 
 Row = tuple[str, str, str, bool | None]
 DESCRIPTION = (
@@ -103,380 +95,6 @@ DESCRIPTION = (
 )
 """docs/soak.md's paragraph on these phases (bench/soak.py writes it)."""
 
-
-def key_text(key: StateKey) -> str:
-    return f"{key.id}:{base64.urlsafe_b64encode(key.secret).decode().rstrip('=')}"
-
-
-def sealing_key(token: str) -> str:
-    """The id of the key that sealed a token, from its readable header (service/sealing.py)."""
-    raw = base64.b64decode(token[:120] + "=" * (-len(token[:120]) % 4))
-    game_end = 3 + raw[2]
-    return raw[game_end + 1:game_end + 1 + raw[game_end]].decode()
-
-
-# --- the processes --------------------------------------------------------------------------
-
-def _wait_health(url: str, process: subprocess.Popen[bytes], log: Path, seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while True:
-        try:
-            with urllib.request.urlopen(url + "/health", timeout=1) as answer:
-                if answer.status == 200:
-                    return
-        except OSError:
-            pass
-        if process.poll() is not None or time.monotonic() > deadline:
-            raise RuntimeError(f"{url} did not start:\n{log.read_text()[-3000:]}")
-        time.sleep(0.1)
-
-
-class Replica:
-    """One instance: the Dockerfile's gunicorn command on its own port, in its own session
-    (process group), its standard error in ``log_dir``."""
-
-    def __init__(self, number: int, port: int, env: dict[str, str], log_dir: Path) -> None:
-        self.number, self.port, self.env, self.log_dir = number, port, env, log_dir
-        self.url = f"http://127.0.0.1:{port}"
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self, wait: bool = True) -> None:
-        log = self.log_dir / f"replica-{self.number}.log"
-        metrics = self.log_dir / f"metrics-{self.number}"
-        metrics.mkdir(exist_ok=True)
-        env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(self.port), "WORKERS": str(WORKERS),
-               "LOG_LEVEL": "WARNING", "PROMETHEUS_MULTIPROC_DIR": str(metrics), **self.env}
-        with log.open("ab") as stderr:
-            self.process = subprocess.Popen(dockerfile_command(), cwd=ROOT, env=env, start_new_session=True,
-                                            stdout=subprocess.DEVNULL, stderr=stderr)
-        if wait:
-            self.wait()
-
-    def wait(self) -> None:
-        assert self.process
-        _wait_health(self.url, self.process, self.log_dir / f"replica-{self.number}.log")
-
-    def kill(self) -> None:
-        """SIGKILL to the whole process group: the master and its workers at once."""
-        assert self.process
-        os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait(timeout=15)
-
-    def stop(self) -> None:
-        """SIGTERM to the master, as `docker stop` sends: it stops listening and lets its workers
-        finish their requests."""
-        assert self.process
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=40)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait(timeout=15)
-        else:  # its workers may outlive a master that died
-            with suppress(ProcessLookupError):
-                os.killpg(self.process.pid, signal.SIGKILL)
-
-    def restart(self, **env: str) -> float:
-        """Stopped gracefully and started again (with ``env`` changed): seconds until healthy."""
-        began = time.monotonic()
-        self.stop()
-        self.env.update(env)
-        self.start()
-        return time.monotonic() - began
-
-
-@dataclass
-class Stack:
-    replicas: list[Replica]
-    proxy: str
-    old: StateKey
-    new: StateKey
-    redis: str
-
-    def keys(self, *which: StateKey) -> str:
-        return ",".join(key_text(k) for k in which)
-
-
-@contextmanager
-def stack() -> Iterator[Stack]:
-    old, new = StateKey.generate("old"), StateKey.generate("new")
-    with tempfile.TemporaryDirectory(prefix="soak-replicas-") as tmp, ExitStack() as stack_:
-        log_dir = Path(tmp)
-        redis = stack_.enter_context(redis_server())  # on a free port
-        env = {"STATE_KEYS": key_text(old), "REPLAY_STORE": redis}
-        replicas = [Replica(n, port, dict(env), log_dir) for n, port in enumerate(REPLICA_PORTS)]
-
-        def stop_all() -> None:
-            for replica in replicas:
-                if replica.process:
-                    replica.stop()
-
-        stack_.callback(stop_all)
-        for replica in replicas:  # booting together: the app's start is seconds of one core
-            replica.start(wait=False)
-        for replica in replicas:
-            replica.wait()
-        proxy = stack_.enter_context(nginx([f"127.0.0.1:{p}" for p in REPLICA_PORTS], f"127.0.0.1:{PROXY_PORT}"))
-        yield Stack(replicas, proxy, old, new, redis)
-
-
-# --- the clients ----------------------------------------------------------------------------
-
-@dataclass
-class Tally:
-    """What a set of clients saw. ``failures``: every answer that was not the one expected, or no
-    answer, by what it was (operation, where it went, status or error, problem type, pointer)."""
-
-    requests: Counter[str] = field(default_factory=Counter)
-    hands: Counter[str] = field(default_factory=Counter)
-    failures: Counter[str] = field(default_factory=Counter)
-    refused_tokens: int = 0
-    """Of the failures, 422 at /token and 403: a token or seat key the service would not take."""
-    crossed: int = 0
-    """Hands dealt under one state key and scored under another."""
-    cut_short: int = 0
-    """Of the failures, answers cut short after their header (http.client's IncompleteRead):
-    nginx had passed the header on when the instance died, and then cannot send the request to
-    another (it retries only while nothing has been sent to the client)."""
-    resent: int = 0
-    """Of those, sent again by the client (the same request, as any client would retry a
-    request that got no whole answer) and answered 200."""
-    latencies: list[float] = field(default_factory=list)
-
-    def add(self, other: Tally) -> Tally:
-        self.requests.update(other.requests)
-        self.hands.update(other.hands)
-        self.failures.update(other.failures)
-        self.refused_tokens += other.refused_tokens
-        self.crossed += other.crossed
-        self.cut_short += other.cut_short
-        self.resent += other.resent
-        self.latencies.extend(other.latencies)
-        return self
-
-    @property
-    def failed(self) -> int:
-        return sum(self.failures.values())
-
-    def failure_list(self) -> str:
-        return "; ".join(f"{n} × {what}" for what, n in self.failures.most_common()) or "none"
-
-    def p99(self) -> float:
-        ordered = sorted(self.latencies)
-        return ordered[max(0, int(len(ordered) * 0.99) - 1)] if ordered else float("nan")
-
-
-def joined(threads: list[threading.Thread]) -> None:
-    """Start every thread, then wait for all of them."""
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-
-
-def summed(tallies: list[Tally]) -> Tally:
-    total = Tally()
-    for tally in tallies:
-        total.add(tally)
-    return total
-
-
-class Failed(Exception):
-    """An answer other than the one expected; the client records it and starts a new hand."""
-
-
-class Client:
-    """One client's connections (kept alive where the server keeps them: nginx does, a sync
-    gunicorn worker does not), each request to ``choose()``'s base URL, ``pause`` seconds after
-    the last answer."""
-
-    def __init__(self, tally: Tally, choose: Callable[[], tuple[str, str]], pause: float = 0.0) -> None:
-        self.tally, self.choose, self.pause = tally, choose, pause
-        self.connections: dict[str, http.client.HTTPConnection] = {}
-
-    def _send(self, base: str, path: str, data: bytes) -> tuple[int, bytes]:
-        connection = self.connections.get(base)
-        if connection is None:
-            host, port = base.removeprefix("http://").split(":")
-            connection = self.connections[base] = http.client.HTTPConnection(host, int(port), timeout=TIMEOUT)
-        try:
-            connection.request("POST", path, data, {"Content-Type": "application/json"})
-            answer = connection.getresponse()
-            return answer.status, answer.read()
-        except (OSError, http.client.HTTPException):
-            self.connections.pop(base).close()
-            raise
-
-    def post(self, path: str, body: dict[str, Any] | bytes, *, expect: int = 200) -> dict[str, Any]:
-        name, base = self.choose()
-        operation = path.rsplit("/", 2)[-2:] if "/sealed/" in path else path.rsplit("/", 1)[-1:]
-        what = f"{'/'.join(operation)} via {name}"
-        data = body if isinstance(body, bytes) else dumps(body).encode()
-        if self.pause:
-            time.sleep(self.pause)
-        self.tally.requests[name] += 1
-        start = time.perf_counter()
-        try:
-            status, content = self._send(base, path, data)
-        except http.client.IncompleteRead:
-            self.tally.failures[f"{what}: answer cut short after its header (IncompleteRead)"] += 1
-            self.tally.cut_short += 1
-            try:
-                status, content = self._send(base, path, data)
-            except (OSError, http.client.HTTPException) as error:
-                self.tally.failures[f"{what}, sent again: {type(error).__name__}"] += 1
-                raise Failed from None
-            self.tally.resent += status == expect
-        except (OSError, http.client.HTTPException) as error:
-            self.tally.failures[f"{what}: {type(error).__name__}"] += 1
-            raise Failed from None
-        self.tally.latencies.append((time.perf_counter() - start) * 1000)
-        if status != expect:
-            try:
-                problem = json.loads(content)
-            except ValueError:
-                problem = {}
-            pointer = ((problem.get("errors") or [{}])[0]).get("pointer", "")
-            self.tally.failures[f"{what}: {status} {problem.get('type', '')} {pointer}".rstrip()] += 1
-            if status == 403 or (status == 422 and pointer == "/token"):
-                self.tally.refused_tokens += 1
-            raise Failed
-        return json.loads(content)
-
-    def close(self) -> None:
-        for connection in self.connections.values():
-            connection.close()
-
-
-def play_hand(client: Client, game: str, live: dict[int, tuple[str, str] | None], me: int,
-              until: Callable[[], bool]) -> None:
-    """One whole sealed hand, random legal moves, then its score (a 200), unless ``until()``
-    ends it first. ``live[me]``: the key its seat keys were made with (the deal's) and the key
-    of its latest token."""
-    url = f"/v1/games/{game}/sealed"
-    live[me] = ("?", "?")  # dealing: the orchestrator waits until it knows the key
-    try:
-        dealt = client.post(f"{url}/deal", {"seed": f"soak {random.random()}"})
-        token, keys, to_move = dealt["token"], dealt["seat_keys"], dealt["to_move"]
-        dealt_with = sealing_key(token)
-        live[me] = (dealt_with, dealt_with)
-        while to_move is not None:
-            if until():
-                return
-            moves = client.post(f"{url}/legal-moves", {"token": token, "seat_key": keys[to_move]})["moves"]
-            answer = client.post(f"{url}/validate", {"token": token, "seat_key": keys[to_move],
-                                                     "move": random.choice(moves)})
-            if not answer["legal"]:
-                client.tally.failures[f"{game} validate: a legal move refused"] += 1
-                return
-            token, to_move = answer["token"], answer["to_move"]
-            live[me] = (dealt_with, sealing_key(token))
-        client.post(f"{url}/score", {"token": token})
-        client.tally.hands[game] += 1
-        client.tally.crossed += sealing_key(token) != dealt_with
-    except Failed:
-        pass
-    finally:
-        live[me] = None
-
-
-def play_hands(tally: Tally, choose: Callable[[], tuple[str, str]], until: Callable[[], bool],
-               live: dict[int, tuple[str, str] | None], me: int, pause: float = 0.0) -> None:
-    client = Client(tally, choose, pause)
-    n = me
-    while not until():
-        play_hand(client, GAMES[n % len(GAMES)], live, me, until)
-        n += 1
-    client.close()
-
-
-def send_validates(tally: Tally, proxy: str, entries: list[tuple[str, bytes]], until: Callable[[], bool],
-                   offset: int, pause: float = 0.0) -> None:
-    """Validates through nginx, one after another, on one kept-alive connection."""
-    client = Client(tally, lambda: ("nginx", proxy), pause)
-    i = offset
-    while not until():
-        path, body = entries[i % len(entries)]
-        i += 1
-        try:
-            client.post(path, body)
-        except Failed:
-            time.sleep(0.01)
-    client.close()
-
-
-def validate_bodies(proxy: str, hands: int = 24) -> list[tuple[str, bytes]]:
-    """Open Sixty-six validates (bench/bodies.py's legal ones), and the first move of freshly
-    dealt sealed hands, Sixty-six and Bura: sent again and again, each the retry case of the
-    replay guard (the same move on the same token), always a 200."""
-    entries = [("/v1/games/sixty-six/validate", dumps(b).encode()) for b in bodies("sixty-six")["validate-legal"]]
-    client = Client(Tally(), lambda: ("nginx", proxy))
-    for n in range(hands):
-        game = GAMES[n % len(GAMES)]
-        dealt = client.post(f"/v1/games/{game}/sealed/deal", {"seed": f"bodies {n}"})
-        key = dealt["seat_keys"][dealt["to_move"]]
-        moves = client.post(f"/v1/games/{game}/sealed/legal-moves", {"token": dealt["token"], "seat_key": key})
-        entries.append((f"/v1/games/{game}/sealed/validate",
-                        dumps({"token": dealt["token"], "seat_key": key, "move": moves["moves"][0]}).encode()))
-    client.close()
-    random.Random(1).shuffle(entries)
-    return entries
-
-
-def _load_process(proxy: str, entries: list[tuple[str, bytes]], senders: int, players: int,
-                  pause: float, stop: Any, results: Any) -> None:
-    """A share of the load, in a process of its own (the GIL): ``senders`` connections sending
-    validates and ``players`` playing sealed hands, all through nginx, until ``stop`` is set."""
-    random.seed()
-    tallies = [Tally() for _ in range(senders + players)]
-    live: dict[int, tuple[str, str] | None] = {}
-    threads = [threading.Thread(target=send_validates, args=(tallies[n], proxy, entries, stop.is_set, n * 7,
-                                                             pause))
-               for n in range(senders)]
-    threads += [threading.Thread(target=play_hands, args=(tallies[senders + n], lambda: ("nginx", proxy),
-                                                          stop.is_set, live, n, pause))
-                for n in range(players)]
-    joined(threads)
-    total = summed(tallies)
-    results.put(total)
-
-
-class Load:
-    """CONNECTIONS connections through nginx from two processes, until stopped."""
-
-    def __init__(self, proxy: str, entries: list[tuple[str, bytes]], connections: int = CONNECTIONS,
-                 players: int = LOAD_PLAYERS, pause: float = 0.0) -> None:
-        context = multiprocessing.get_context("fork")
-        self.stop_event, self.results = context.Event(), context.Queue()
-        shares = [(connections - players) // 2, players // 2]
-        self.processes = [context.Process(target=_load_process,
-                                          args=(proxy, entries, shares[0] + n * ((connections - players) % 2),
-                                                shares[1] + n * (players % 2), pause, self.stop_event,
-                                                self.results))
-                          for n in range(2)]
-        self.started = time.monotonic()
-
-    def __enter__(self) -> Load:
-        for process in self.processes:
-            process.start()
-        self.started = time.monotonic()
-        return self
-
-    def stop(self) -> Tally:
-        self.stop_event.set()
-        total = Tally()
-        for _ in self.processes:
-            total.add(self.results.get(timeout=TIMEOUT + 20))
-        for process in self.processes:
-            process.join(timeout=10)
-        self.seconds = time.monotonic() - self.started
-        return total
-
-    def __exit__(self, *_: object) -> None:
-        self.stop_event.set()
-        for process in self.processes:
-            process.join(timeout=TIMEOUT + 20)
 
 
 @dataclass
@@ -507,6 +125,7 @@ class Scrapes:
         failed = f"; failed: {'; '.join(sorted(set(self.failed)))}" if self.failed else ""
         return (f"/metrics of instance {number} scraped every second during the kill",
                 f"{answered} of {answered + len(self.failed)} answered", detail + failed, ok)
+
 
 
 # --- the phases -----------------------------------------------------------------------------

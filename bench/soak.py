@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench import computer, replicas, tables
+from bench import computer, replica_clients, replicas, tables
 from bench.bodies import bodies
 from bench.hostile import encoded, hostile
 from bench.load import Run, children, dumps, gunicorn, run
@@ -286,13 +286,13 @@ def _searchers(port: int, source: str | None, stop: float, positions: dict[str, 
 
 
 def computer_searches(port: int, master: int,
-                      source: str | None) -> tuple[replicas.Tally, computer.Searches, int]:
+                      source: str | None) -> tuple[replica_clients.Tally, computer.Searches, int]:
     """bench/computer.py's searchers ask for the longest searches from ``source`` (None:
     127.0.0.1), while its players play sealed hands, each from an address of its own: what the
     players and the searchers saw, and how many workers were replaced meanwhile."""
     proxy = f"http://127.0.0.1:{port}"
     positions = {game: list(computer.open_positions(game)) for game in computer.SEARCH_GAMES}
-    dealer = replicas.Client(replicas.Tally(), lambda: ("nginx", proxy))  # 127.0.0.1: not limited
+    dealer = replica_clients.Client(replica_clients.Tally(), lambda: ("nginx", proxy))  # 127.0.0.1: not limited
     sealed = {game: computer.sealed_positions(dealer, game) for game in computer.SEARCH_GAMES}
     dealer.close()
     workers = set(children(master))
@@ -308,7 +308,7 @@ def computer_searches(port: int, master: int,
     return played, searches, len(workers - set(children(master)))
 
 
-def computer_rows(played: replicas.Tally, searches: computer.Searches, replaced: int, what: str,
+def computer_rows(played: replica_clients.Tally, searches: computer.Searches, replaced: int, what: str,
                   targets: bool) -> list[tuple[str, str, str, bool | None]]:
     """The players' row and the searches' row; ``targets``: False, measured for contrast."""
     latencies = sorted(played.latencies)

@@ -62,8 +62,8 @@ from bench.rdeep import SAMPLES as RDEEP_SAMPLES
 from bench.rdeep import rdeep_move
 from bench.today_player import suggest as today_suggest
 from service.cards import SeedStream
-from service.games import GAMES
 from service.games.base import DealSetup, Game
+from service.games.registry import GAMES
 from service.player import Effort, levels
 from service.player import suggest as player_suggest
 

@@ -21,8 +21,8 @@ import orjson
 
 from bench.load import gunicorn
 from service.cards import SeedStream
-from service.games import GAMES
 from service.games.base import DealSetup
+from service.games.registry import GAMES
 
 PORT = 18741
 BUDGET_MS = 50

@@ -56,8 +56,8 @@ from service.api.hands import refusal_wire
 from service.api.languages import LANG_KEY
 from service.api.limits import listed
 from service.errors import FieldError, IllegalMove, MalformedJson, SchemaViolation, message
-from service.games import GAMES
 from service.games.base import Game, Wire
+from service.games.registry import GAMES
 from service.i18n import DEFAULT, N_
 from service.negotiation import negotiated
 

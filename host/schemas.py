@@ -8,7 +8,7 @@ from typing import Any
 
 import marshmallow as ma
 
-from service.games import GAMES
+from service.games.registry import GAMES
 from service.i18n import N_
 from service.player.levels import BY_NUMBER
 

@@ -4,17 +4,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from service.config import Settings
-
-if TYPE_CHECKING:  # importing the rules must not load Flask
+if TYPE_CHECKING:  # importing the rules must load neither Flask nor the settings' cryptography
     from flask import Flask
+
+    from service.config import Settings
 
 
 def create_app(config: Settings | None = None) -> Flask:
     from flask import Flask
 
     from service.api import init_api
-    from service.games import GAMES
+    from service.config import Settings
+    from service.games.registry import GAMES
 
     settings = config or Settings.from_env()
     app = Flask(__name__)

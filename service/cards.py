@@ -9,14 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import struct
-from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import count
 from operator import attrgetter
 from typing import ClassVar, Protocol
-
-from service.errors import InvalidDeck
 
 SUITS: tuple[str, ...] = ("C", "D", "H", "S")
 RANKS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -143,34 +140,3 @@ def shuffle(pile: Sequence[Card], stream: SeedStream) -> tuple[Card, ...]:
         result[i], result[j] = result[j], result[i]
     return tuple(result)
 
-
-class GivenOrder:
-    """A deck order chosen by the client (test suites, replays of a reported deal, duplicate
-    play), dealt as it is once it is checked to be exactly the game's deck in some order."""
-
-    VERSION: ClassVar[str] = "given"
-
-    def __init__(self, codes: Sequence[str]) -> None:
-        self._codes = tuple(codes)
-        self._used = False
-
-    def order(self, pile: Sequence[Card]) -> tuple[Card, ...]:
-        if self._used:
-            raise InvalidDeck("", "this order is a misdeal, which the rules deal again: "
-                                         "a given order can be dealt only once")
-        self._used = True
-        allowed = Counter(pile)
-        seen: Counter[Card] = Counter()
-        for index, code in enumerate(self._codes):
-            given = CARDS.get(code)
-            if given is None or not allowed[given]:
-                raise InvalidDeck(f"/{index}", "{code} is not in this deck", code=code)
-            if seen[given] >= allowed[given]:
-                raise InvalidDeck(f"/{index}", "{card} appears more often than the deck holds it ({times})",
-                                  card=given, times=allowed[given])
-            seen[given] += 1
-        missing = allowed - seen
-        if missing:
-            raise InvalidDeck("", "the deck has {size} cards; missing: {cards}", size=len(pile),
-                              cards=sorted(missing.elements(), key=lambda c: c.code))
-        return tuple(map(CARDS.__getitem__, self._codes))

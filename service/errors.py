@@ -7,12 +7,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from service.i18n import N_, Message
-
-if TYPE_CHECKING:  # a type only: Text names cards, and service.cards raises these errors
-    from service.i18n.text import Text
+from service.i18n.text import Text
 
 
 def message(template: str, params: dict[str, object]) -> Message:
@@ -20,8 +17,6 @@ def message(template: str, params: dict[str, object]) -> Message:
     ``params`` into it in the answer's language."""
     if not params:
         return template
-    from service.i18n.text import Text  # here: Text names cards, and service.cards raises these errors
-
     return Text(template, params)
 
 

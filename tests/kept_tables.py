@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 from service.api.sealed import SealedHand, Sealer
-from service.games import GAMES
+from service.games.registry import GAMES
 from service.sealing import Keyring, StateKey, new_id, new_server_seed
 from tests.games import test_bezique_families as bezique
 from tests.games import test_canasta_families as canasta

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from service.games import GAMES
+from service.games.registry import GAMES
 from service.i18n import translate, written
 
 ENGLISH = re.compile(r"\b(?![a-z]+_)[A-Za-z]{3,}\b")

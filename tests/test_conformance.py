@@ -26,8 +26,8 @@ from marshmallow.validate import OneOf
 
 from service.cards import CARDS, SeedStream
 from service.errors import InvalidState
-from service.games import GAMES
 from service.games.base import DealSetup, Game, accepts
+from service.games.registry import GAMES
 
 HANDS_PER_GAME = 1000
 PARTS = 4
@@ -56,7 +56,7 @@ def laws_file(game: Game) -> str:
 
 
 def _package(game: Game) -> str:
-    return type(game).__module__.rsplit(".", 1)[-1]
+    return type(game).__module__.removesuffix(".game").rsplit(".", 1)[-1]
 
 
 def _laws_file(package: str) -> str:

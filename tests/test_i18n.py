@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from service.cards import CARDS
-from service.games import GAMES
+from service.games.registry import GAMES
 from service.i18n.cards import card_name, suit_name
 from service.i18n.text import Suit, Text
 from tests.russian import assert_refusal_is_russian, english_in

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from service.cards import CARDS
-from service.games import GAMES
+from service.games.registry import GAMES
 from tests.browser import chromium, not_russian, responses, table_state, visible_text, wait
 from tests.live import gunicorn
 from tools.screenshots import SIZES, shoot_every_game

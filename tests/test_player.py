@@ -25,9 +25,9 @@ import pytest
 
 from service.cards import CARDS
 from service.errors import InvalidState
-from service.games import GAMES
 from service.games.advice import Known
 from service.games.base import Game, accepts
+from service.games.registry import GAMES
 from service.player import Effort, history_of, play_out, suggest
 from tests.test_conformance import deal_at_random
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from service.games import GAMES
+from service.games.registry import GAMES
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "docs" / "rules"

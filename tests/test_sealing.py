@@ -23,8 +23,8 @@ from service.api.events import EVERY_SEAT, told
 from service.api.sealed import SealedHand, SealedMatch, Sealer
 from service.cards import SeedStream
 from service.errors import BadToken, WrongSeatKey
-from service.games import GAMES
 from service.games.base import DealSetup
+from service.games.registry import GAMES
 from service.sealing import FORMAT, HAND, Keyring, StateKey, commitment
 from service.wire.form import GameWire, field
 from service.wire.kinds import SEAT, Int

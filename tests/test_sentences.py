@@ -20,8 +20,8 @@ from service.api import events
 from service.api.events import EVERY_SEAT, redacted, spoken, told
 from service.cards import SeedStream
 from service.errors import IllegalMove
-from service.games import GAMES
 from service.games.base import DealSetup, Game
+from service.games.registry import GAMES
 from service.i18n import LANGUAGES
 
 LATIN = re.compile(r"[A-Za-z]+")

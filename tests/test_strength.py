@@ -11,7 +11,7 @@ import pytest
 
 from bench import strength
 from bench.strength import Knobs, Match, Result, mean_interval, play_deal, ratio_interval, t975, units_needed
-from service.games import GAMES
+from service.games.registry import GAMES
 
 TINY = Knobs(budget_ms=1_000, samples=2)
 """Two samples a move and a deadline they never reach: the computer player's moves then depend

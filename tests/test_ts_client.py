@@ -15,7 +15,7 @@ import sys
 
 import pytest
 
-from service.games import GAMES
+from service.games.registry import GAMES
 from tests.live import ROOT, gunicorn
 
 pytestmark = pytest.mark.xdist_group("live")

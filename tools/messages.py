@@ -90,7 +90,7 @@ def _counted() -> Iterator[Found]:
 def _described(game_id: str) -> Iterator[tuple[str, str]]:
     """Every sentence ``GET /v1/games/{game}`` shows of the game: its deck, its reasons' rule
     citations, its options (and their choices), moves, events and the values of ``kind``."""
-    from service.games import GAMES
+    from service.games.registry import GAMES
 
     info = GAMES[game_id].info
     yield info.about_deck, f"{game_id}.deck"
@@ -109,7 +109,7 @@ def _described(game_id: str) -> Iterator[tuple[str, str]]:
 def _packages() -> dict[str, Path]:
     """Each package under service/games (a game's, or one the games share, as ``tricks``), by
     its game id or its name."""
-    from service.games import GAMES
+    from service.games.registry import GAMES
 
     games = {Path(sys.modules[type(game).__module__].__file__ or "").parent: game_id
              for game_id, game in GAMES.items()}
@@ -120,7 +120,7 @@ def _packages() -> dict[str, Path]:
 def parts() -> dict[Path, list[Found]]:
     """Each catalog's path and the message ids its part of the service has: each package under
     service/games (with a game's reasons), the rest of the service, and the table host."""
-    from service.games import GAMES
+    from service.games.registry import GAMES
 
     packages = _packages()
     core = (p for p in sorted(SERVICE.rglob("*.py")) if not any(d in p.parents for d in packages.values()))

@@ -15,7 +15,7 @@ from typing import Any
 
 from selenium.webdriver.common.by import By
 
-from service.games import GAMES
+from service.games.registry import GAMES
 from tests.browser import chromium, wait
 from tests.kept_tables import STATE_KEYS, family_positions, kept
 from tests.live import gunicorn

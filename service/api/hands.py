@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 from service.api.events import EVERY_SEAT, spoken, told
 from service.api.languages import current as current_language
-from service.cards import DeckSource, GivenOrder, SeedStream
+from service.cards import DeckSource, SeedStream
 from service.errors import (
     BadSeat,
     FieldError,
@@ -25,6 +25,7 @@ from service.errors import (
     SchemaViolation,
 )
 from service.games.base import DealSetup, Event, Game, Wire
+from service.games.decks import GivenOrder
 from service.i18n import quoted, translate
 from service.i18n.cards import Vocabulary
 

@@ -1,22 +1,4 @@
-"""GAMES: the one registry. Adding a game is one package under ``service/games`` and one line here."""
-
-from __future__ import annotations
-
-from typing import Any
-
-from service.games.base import Game
-from service.games.bezique import Bezique
-from service.games.bura import Bura
-from service.games.canasta import Canasta
-from service.games.kozel import Kozel
-from service.games.kozel_bura import KozelBura
-from service.games.sixty_six import SixtySix
-
-GAMES: dict[str, Game[Any, Any]] = {
-    "sixty-six": SixtySix(),
-    "bura": Bura(),
-    "kozel-bura": KozelBura(),
-    "kozel": Kozel(),
-    "bezique": Bezique(),
-    "canasta": Canasta(),
-}
+"""The games: the protocol every game implements (``base``), how a game object is composed
+(``compose``, ``wired``), the shared rules of seats, tricks and matches, and one package per game.
+The registry is ``service.games.registry``; this file imports nothing, so that one game's rules
+import without the others."""

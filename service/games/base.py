@@ -1,31 +1,33 @@
 """The one small interface every game implements, and the value types the games share.
 
 A game is a stateless object: every method takes a state (an immutable value of the game's own
-type) and answers without side effects. The HTTP layer only ever talks to this interface.
+type) and answers without side effects. The HTTP layer only ever talks to this interface. A
+game's rules import this module for their vocabulary (events, reasons, refusals, options,
+copies of frozen states) and nothing of the wire: a game object's composition is
+``service.games.compose``, its wire side ``service.games.wired``, the deck checks
+``service.games.decks``.
 """
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
-from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from dataclasses import fields as dataclass_fields
 from enum import Enum, StrEnum
-from typing import Any, Generic, NoReturn, Protocol, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, NoReturn, Protocol, Self, TypeVar
 
 from service.cards import Card, DeckSource, codes
-from service.errors import BadSeat, IllegalMove, InvalidState
+from service.errors import BadSeat, IllegalMove
 from service.games.advice import Advice
 from service.i18n.cards import COMMON_WORDS, Vocabulary
 from service.i18n.text import Text
-from service.wire.kinds import OneOf
-from service.wire.schemas import GameSchemas
+
+if TYPE_CHECKING:  # a type only: the rules import this module, and the schemas load marshmallow
+    from service.wire.schemas import GameSchemas
 
 S = TypeVar("S")
 M = TypeVar("M")
 T = TypeVar("T")
-MC = TypeVar("MC", contravariant=True)
 Wire = dict[str, Any]
 """A JSON object as it travels (already checked against the game's JSON schema)."""
 
@@ -107,9 +109,6 @@ class Status(StrEnum):
 
 
 _STATUS = {True: str(Status.FINISHED), False: str(Status.IN_PROGRESS)}
-STATUS = OneOf({False: _STATUS[False], True: _STATUS[True]})
-"""The kind of the derived ``status``, written from whether the hand is finished:
-``derived(STATUS, "finished", ...)``."""
 
 
 class Reason(StrEnum):
@@ -297,173 +296,6 @@ class Listing(Generic[M]):
     families: list[Wire] = field(default_factory=list)
 
 
-class CandidateListing(ABC, Generic[S, M]):
-    """The trick games' legal moves: a finite superset of what a seat could try now (its
-    candidates), kept where ``check`` accepts them, so legality is still decided once."""
-
-    @abstractmethod
-    def check(self, state: S, move: M) -> None: ...
-
-    @abstractmethod
-    def candidate_moves(self, state: S, seat: int) -> Iterable[M]: ...
-
-    def legal_moves(self, state: S, seat: int) -> list[M]:
-        return [move for move in self.candidate_moves(state, seat) if accepts(self.check, state, move)]
-
-    def listing(self, state: S, seat: int) -> Listing[M]:
-        return Listing(self.legal_moves(state, seat))
-
-
-class Moving(Protocol):
-    """A state that says whose move it is (``None`` once the hand is over), with a hand per seat."""
-
-    @property
-    def to_move(self) -> int | None: ...
-
-    @property
-    def hands(self) -> Sequence[Sequence[Card]]: ...
-
-
-SM = TypeVar("SM", bound=Moving)
-
-
-@dataclass(frozen=True, slots=True)
-class RuleSet(Generic[S, M]):
-    """A trick game's pure rules, as its rules module defines them."""
-
-    check: Callable[[S, M], None]
-    apply: Callable[[S, M], tuple[S, list[Event]]]
-    candidate_moves: Callable[[S, int], Iterable[M]]
-
-
-class Decides(Protocol[S, MC]):
-    """What every game's rule set has: the one check, and the effects."""
-
-    @property
-    def check(self) -> Callable[[S, MC], None]: ...
-
-    @property
-    def apply(self) -> Callable[[S, MC], tuple[S, list[Event]]]: ...
-
-
-class RulesOf(Generic[SM, M]):
-    """The protocol's ``to_move``, ``check`` and ``apply`` for a game that declares its
-    ``rule_set`` (a ``RuleSet`` or ``MeldingRules``)."""
-
-    rule_set: Decides[SM, M]
-
-    def to_move(self, state: SM) -> int | None:
-        return state.to_move
-
-    def seats(self, state: SM) -> int:
-        return len(state.hands)  # a hand per seat, in every game (empty for a dealer sitting out)
-
-    def check(self, state: SM, move: M) -> None:
-        self.rule_set.check(state, move)
-
-    def apply(self, state: SM, move: M) -> tuple[SM, list[Event]]:
-        return self.rule_set.apply(state, move)
-
-
-@dataclass(frozen=True, slots=True)
-class WireForm(Generic[S, M]):
-    """A game's states and moves on the wire, and its views, as its wire module defines them."""
-
-    load_state: Callable[[Wire], S]
-    dump_state: Callable[[S], Wire]
-    load_move: Callable[[Wire], M]
-    dump_move: Callable[[M], Wire]
-    view: Callable[[S, int | None], Wire]
-    rebuild: Callable[[Wire], S]
-    """A state from a wire form this service dumped itself (a sealed token's): built, not
-    checked, and a field the dump lacks (a token sealed before the field was added) takes its
-    default."""
-    dump_family: Callable[[Any], Wire] | None = None
-    """A family of moves (``MeldingRules.listing``) on the wire; None for a game without them."""
-
-
-_WIRE_METHODS = ("load_state", "dump_state", "rebuild", "load_move", "dump_move", "view")
-
-
-class Wired(Generic[S, M]):
-    """The protocol's wire methods of a game that declares its ``wire_form``: written once here.
-
-    A subclass's ``wire_form`` functions become its methods themselves (static methods, set as
-    the class is made), so a call costs what a call of the wire module's function costs, with no
-    delegating frame. The methods below are what the protocol's type checker reads."""
-
-    wire_form: WireForm[S, M]
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        form = cls.__dict__.get("wire_form")
-        if form is None:
-            return
-        for name in _WIRE_METHODS:
-            if name not in cls.__dict__:
-                setattr(cls, name, staticmethod(getattr(form, name)))
-
-    def load_state(self, state: Wire) -> S:
-        return self.wire_form.load_state(state)
-
-    def dump_state(self, state: S) -> Wire:
-        return self.wire_form.dump_state(state)
-
-    def rebuild(self, wire: Wire) -> S:
-        return self.wire_form.rebuild(wire)
-
-    def load_move(self, move: Wire) -> M:
-        return self.wire_form.load_move(move)
-
-    def dump_move(self, move: M) -> Wire:
-        return self.wire_form.dump_move(move)
-
-    def view(self, state: S, seat: int | None) -> Wire:
-        return self.wire_form.view(state, seat)
-
-
-class TrickGame(RulesOf[SM, M], CandidateListing[SM, M], Wired[SM, M]):
-    """The rules half of a trick game: its rule set decides and applies moves and proposes the
-    candidates, and its ``wire_form`` gives the wire methods; the game class adds its info, its
-    schemas, deal and score."""
-
-    rule_set: RuleSet[SM, M]
-
-    def candidate_moves(self, state: SM, seat: int) -> Iterable[M]:
-        return self.rule_set.candidate_moves(state, seat)
-
-
-@dataclass(frozen=True, slots=True)
-class MeldingRules(Generic[S, M]):
-    """A game's pure rules when they list the legal moves themselves (Bezique, Canasta)."""
-
-    check: Callable[[S, M], None]
-    apply: Callable[[S, M], tuple[S, list[Event]]]
-    listing: Callable[[S, int], tuple[list[M], Sequence[Any]]]
-    """The moves listed one by one, and the families of moves that are not (§4.13 of Canasta's
-    rules, §4.6 of Bezique's)."""
-
-
-class MeldingGame(RulesOf[SM, M], Wired[SM, M]):
-    """The protocol's rules and wire methods for a game that declares its ``rule_set`` and
-    ``wire_form`` (with its ``dump_family``); the game class adds its info, schemas, deal and
-    score."""
-
-    rule_set: MeldingRules[SM, M]
-
-    def legal_moves(self, state: SM, seat: int) -> list[M]:
-        return self.listing(state, seat).moves
-
-    def listing(self, state: SM, seat: int) -> Listing[M]:
-        moves, families = self.rule_set.listing(state, seat)
-        if not families:
-            return Listing(moves)
-        dump = self.wire_form.dump_family
-        if dump is None:
-            raise TypeError(f"{type(self).__name__} lists families but its wire form has no dump_family")
-        return Listing(moves, [dump(f) for f in families])
-
-
 def accepts(check: Callable[[S, M], None], state: S, move: M) -> bool:
     """Whether ``check`` lets the move through (a rules module's own yes/no question)."""
     try:
@@ -510,63 +342,3 @@ def evolve(state: T, **changes: Any) -> T:
 def replace_at(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     """A per-seat (or per-side) tuple with one entry replaced, by slicing."""
     return (*values[:index], value, *values[index + 1:])
-
-
-Zones = Iterable[tuple[str, Sequence[Card]]]
-
-
-def check_deck(full_deck: Sequence[Card], found: Sequence[Card], zones: Callable[[], Zones]) -> None:
-    """Every card of the deck lies in exactly one place, as often as the deck holds it.
-
-    ``found`` is every card of the state; ``zones`` lists the same cards by place, each pile with
-    its JSON pointer (relative to the state), and is only asked for when the check fails: the first
-    card seen more often than the deck holds it is reported at its own position.
-    """
-    if _same_multiset(full_deck, found):
-        return  # the usual case, decided in C
-    allowed = Counter(full_deck)
-    seen: Counter[Card] = Counter()
-    for pointer, pile in zones():
-        for index, card in enumerate(pile):
-            seen[card] += 1
-            if seen[card] > allowed[card]:
-                raise _overcount(f"{pointer}/{index}", card, allowed[card])
-    missing = allowed - seen
-    raise InvalidState("", "cards missing from the state: {cards}",
-                       cards=sorted(missing.elements(), key=lambda c: c.code))
-
-
-def _overcount(at: str, card: Card, allowed: int) -> InvalidState:
-    if allowed == 0:
-        return InvalidState(at, "{card} is not in this deck", card=card)
-    if allowed == 1:
-        return InvalidState(at, "{card} appears more often than the deck holds it (once)", card=card)
-    return InvalidState(at, "{card} appears more often than the deck holds it ({times} times)", card=card,
-                        times=allowed)
-
-
-_PROFILES: dict[int, tuple[Sequence[Card], frozenset[Card] | Counter[Card]]] = {}
-"""Each deck's profile by the deck's identity (the decks are constants): hashing a 214-card
-tuple to find it cost 3 µs a request."""
-
-
-def _deck_profile(full_deck: Sequence[Card]) -> frozenset[Card] | Counter[Card]:
-    """A one-pack deck as a set; a deck with repeated cards as a multiset."""
-    known = _PROFILES.get(id(full_deck))
-    if known is not None and known[0] is full_deck:
-        return known[1]
-    unique = frozenset(full_deck)
-    profile = unique if len(unique) == len(full_deck) else Counter(full_deck)
-    _PROFILES[id(full_deck)] = (full_deck, profile)  # the entry keeps the deck, so its id stays its own
-    return profile
-
-
-def _same_multiset(full_deck: Sequence[Card], found: Sequence[Card]) -> bool:
-    if len(found) != len(full_deck):
-        return False
-    profile = _deck_profile(full_deck)
-    if isinstance(profile, frozenset):
-        return len(set(found)) == len(found) and profile.issuperset(found)
-    # dict's own comparison, in C: counted piles hold no zero counts, so it is Counter's. Measured
-    # on a 214-card Bezique state: 11 µs -> 3 µs a load.
-    return dict.__eq__(Counter(found), profile)

@@ -18,7 +18,7 @@ from service import create_app
 from service.api.sealed import Sealer, TokenHand
 from service.config import Settings
 from service.errors import BadToken
-from service.games import GAMES
+from service.games.registry import GAMES
 from service.sealing import FORMAT, HAND, MAX_GAME_ID_BYTES, MAX_KEY_ID_BYTES, SALT_BYTES
 from tests.api.test_sealed_games import KEY, RING
 from tests.api.test_sealed_http import deal, play_out, problem

@@ -10,7 +10,7 @@ import pytest
 
 from service import create_app
 from service.config import Settings
-from service.games import GAMES
+from service.games.registry import GAMES
 from tests.api.test_sealed_games import KEY
 
 

@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from service.cards import CARDS, SeedStream
-from service.games import GAMES
+from service.games.registry import GAMES
 
 
 def canonical(client, game_id):

@@ -19,7 +19,7 @@ import pytest
 
 from service.api.parsing import MAX_COUNTED, MAX_REPORTED, CompiledValidators, _deal_answer_hint, _pointer
 from service.errors import FieldError, SchemaViolation
-from service.games import GAMES
+from service.games.registry import GAMES
 
 PROBLEM = "application/problem+json"
 BODY_BYTES = 1_000_000  # under the 1 MiB default of MAX_BODY_BYTES

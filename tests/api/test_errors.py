@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.games import GAMES
+from service.games.registry import GAMES
 
 P = "/v1/games/sixty-six"
 

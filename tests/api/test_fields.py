@@ -10,7 +10,7 @@ from marshmallow import ValidationError
 
 from service.api.envelopes import envelopes
 from service.errors import SchemaViolation
-from service.games import GAMES
+from service.games.registry import GAMES
 
 
 def _validators(app):

@@ -11,7 +11,7 @@ import pytest
 
 from service import create_app
 from service.config import Settings
-from service.games import GAMES
+from service.games.registry import GAMES
 
 P = "/v1/games/sixty-six"
 

@@ -12,8 +12,8 @@ import pytest
 from service import create_app
 from service.cards import SeedStream
 from service.config import Settings
-from service.games import GAMES
 from service.games.base import DealSetup
+from service.games.registry import GAMES
 from service.player.levels import BY_NAME, LEVELS, level, played
 
 GAME = GAMES["sixty-six"]

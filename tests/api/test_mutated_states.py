@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from service.games import GAMES
+from service.games.registry import GAMES
 
 EDITS_PER_GAME = 400
 VALUES: list[Any] = [0, 1, 2, 3, 5, -1, None, True, False, "", "AS", "JK", "2C", "3H", "W", "K", [], ["AS"],

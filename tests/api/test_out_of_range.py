@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from service.games import GAMES
+from service.games.registry import GAMES
 
 
 def _int_paths(value: Any, path: tuple = ()) -> Iterator[tuple]:

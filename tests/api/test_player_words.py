@@ -13,8 +13,8 @@ from service.api import events
 from service.api.events import EVERY_SEAT, redacted, said, spoken, told
 from service.cards import SeedStream
 from service.config import Settings
-from service.games import GAMES
 from service.games.base import DealSetup
+from service.games.registry import GAMES
 from service.i18n.cards import CASES
 from tests.api.test_sealed_games import KEY
 from tests.test_sentences import faults, sentences

@@ -19,7 +19,7 @@ import redis
 
 from service import create_app
 from service.config import Settings
-from service.games import GAMES
+from service.games.registry import GAMES
 from tests.api.test_sealed_games import KEY
 from tests.live import free_port, gunicorn
 from tests.live_redis import redis_server

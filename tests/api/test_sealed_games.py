@@ -20,7 +20,7 @@ from service import create_app
 from service.api.events import spoken, told
 from service.api.sealed import Sealer
 from service.config import Settings
-from service.games import GAMES
+from service.games.registry import GAMES
 from service.sealing import Keyring, StateKey, commitment, shuffle_seed
 from tests.games.test_events import Follower
 

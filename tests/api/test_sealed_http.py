@@ -12,7 +12,7 @@ import pytest
 from service import create_app
 from service.api.sealed import Sealer
 from service.config import Settings
-from service.games import GAMES
+from service.games.registry import GAMES
 from service.sealing import HAND, Keyring, StateKey
 from tests.api.test_sealed_games import KEY
 

@@ -11,7 +11,7 @@ import pytest
 from bench.hostile import canasta_every_card
 from service import create_app
 from service.config import Settings
-from service.games import GAMES
+from service.games.registry import GAMES
 from service.games.sixty_six.advice import infer, worlds
 from tests.api.test_sealed_games import KEY
 from tests.api.test_sealed_http import deal, problem

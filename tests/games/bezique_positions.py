@@ -20,8 +20,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from service.cards import codes
-from service.games import GAMES
 from service.games.bezique import rules
+from service.games.registry import GAMES
 
 GAME = GAMES["bezique"]
 HAND = 18

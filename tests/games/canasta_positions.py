@@ -28,8 +28,8 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from service.games import GAMES
 from service.games.canasta import rules
+from service.games.registry import GAMES
 
 GAME = GAMES["canasta"]
 SUITS = "CDHS"

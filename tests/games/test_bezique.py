@@ -14,12 +14,13 @@ from functools import partial
 import pytest
 
 from service.api.events import EVERY_SEAT, redacted, spoken, told
-from service.cards import CARDS, JOKER, GivenOrder, SeedStream, cards, codes
+from service.cards import CARDS, JOKER, SeedStream, cards, codes
 from service.errors import IllegalMove
 from service.games.base import DealSetup, Event, evolve
 from service.games.bezique import declarations, listing, rules
 from service.games.bezique.play import trick_winner
 from service.games.bezique.rules import Declare, ExchangeTrump, Pass, Play, Played
+from service.games.decks import GivenOrder
 from service.i18n import translate
 from service.i18n.cards import card_forms
 from tests.games import steps

@@ -8,7 +8,8 @@ from service.api.events import EVERY_SEAT, redacted, spoken, told
 from service.cards import SeedStream, cards, codes
 from service.errors import IllegalMove, InvalidMatch, InvalidState
 from service.games.base import DealSetup
-from service.games.bura import Bura, rules
+from service.games.bura import rules
+from service.games.bura.game import Bura
 from service.games.bura.rules import Claim, Declare, Pass
 from service.games.tricks import beats_set, draw_round, sets
 from service.games.tricks.sets import Lead, Molodka, Respond

@@ -10,8 +10,9 @@ import pytest
 
 from service.cards import SeedStream, card, codes
 from service.games.base import DealSetup
-from service.games.bura import Bura, rules
+from service.games.bura import rules
 from service.games.bura.advice import POINT_SHARE, greedy, redeal, value
+from service.games.bura.game import Bura
 from service.games.bura.rules import Claim
 from service.games.tricks.sets import Respond, State
 from tests.games.bura_laws import hidden

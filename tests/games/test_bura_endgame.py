@@ -18,9 +18,9 @@ import pytest
 
 from service.cards import SeedStream
 from service.games.base import DealSetup
-from service.games.bura import Bura
+from service.games.bura.game import Bura
 from service.games.bura.rules import Claim, Declare
-from service.games.kozel_bura import KozelBura
+from service.games.kozel_bura.game import KozelBura
 from service.games.seating import clockwise
 from service.games.tricks import sets_endgame
 from service.games.tricks.sets import Lead, Molodka, Phase, Respond, State

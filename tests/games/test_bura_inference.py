@@ -15,10 +15,10 @@ import pytest
 from service.cards import CARDS, Card, SeedStream
 from service.games.advice import Known
 from service.games.base import DealSetup
-from service.games.bura import Bura
 from service.games.bura.advice import ADVICE as BURA_ADVICE
-from service.games.kozel_bura import KozelBura
+from service.games.bura.game import Bura
 from service.games.kozel_bura.advice import ADVICE as KOZEL_BURA_ADVICE
+from service.games.kozel_bura.game import KozelBura
 from service.games.tricks import card_points
 from service.games.tricks.sets import POINTS, Lead, Molodka, Respond, State
 from tests.games import bura_laws, kozel_bura_laws

@@ -18,7 +18,7 @@ from functools import partial
 import pytest
 
 from service.api.events import spoken, told
-from service.cards import CARDS, GivenOrder, SeedStream, cards, codes
+from service.cards import CARDS, SeedStream, cards, codes
 from service.errors import IllegalMove, InvalidMatch, InvalidState
 from service.games.base import DealSetup
 from service.games.canasta import check, listing, rules
@@ -36,6 +36,7 @@ from service.games.canasta.rules import (
     TakeUpcard,
     TurnInfo,
 )
+from service.games.decks import GivenOrder
 from tests.games import steps
 from tests.games.canasta_positions import (
     GAME,

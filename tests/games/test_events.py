@@ -15,8 +15,8 @@ import pytest
 from service.api.events import told
 from service.cards import SeedStream
 from service.errors import InvalidState
-from service.games import GAMES
 from service.games.base import DealSetup, Event, EventType, Wire
+from service.games.registry import GAMES
 
 TABLES = [(game, players) for game in sorted(GAMES) for players in GAMES[game].info.player_counts]
 HANDS = {"bezique": 4, "canasta": 6}

@@ -12,8 +12,8 @@ import pytest
 from service.cards import SeedStream, card
 from service.games.advice import Known, unseen_dealt_again
 from service.games.base import DealSetup
-from service.games.sixty_six import SixtySix
 from service.games.sixty_six.advice import infer, redeal, worlds
+from service.games.sixty_six.game import SixtySix
 from service.games.sixty_six.rules import Close, ExchangeTrump, Move, Play, State
 from service.player import Effort, history_of, suggest
 

@@ -10,7 +10,8 @@ from service.api.events import EVERY_SEAT, redacted, spoken, told
 from service.cards import CARDS, SeedStream, cards, codes
 from service.errors import IllegalMove, InvalidMatch, InvalidState
 from service.games.base import Event
-from service.games.kozel import Kozel, rules, scoring, wire
+from service.games.kozel import rules, scoring, wire
+from service.games.kozel.game import Kozel
 from service.games.kozel.rules import GiveBack, GiveTrump, NameTrump, Options, Pass, Play
 from service.games.seating import clockwise
 from service.i18n.cards import Vocabulary

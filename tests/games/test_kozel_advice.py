@@ -11,8 +11,9 @@ import pytest
 
 from service.cards import CARDS, SeedStream, codes
 from service.games.base import DealSetup
-from service.games.kozel import Kozel, rules, wire
+from service.games.kozel import rules, wire
 from service.games.kozel.advice import ADVICE
+from service.games.kozel.game import Kozel
 from service.games.kozel.rules import Phase, Play, State
 
 GAME = Kozel()

@@ -9,7 +9,8 @@ from service.api.events import EVERY_SEAT, said, spoken, told
 from service.cards import SeedStream, cards, codes
 from service.errors import IllegalMove, InvalidMatch, InvalidState
 from service.games.base import DealSetup
-from service.games.kozel_bura import KozelBura, rules
+from service.games.kozel_bura import rules
+from service.games.kozel_bura.game import KozelBura
 from service.games.tricks import draw_round, sets
 from service.games.tricks.sets import Molodka
 from tests.games.family import lead, position, refused, respond

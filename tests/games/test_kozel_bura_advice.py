@@ -12,8 +12,9 @@ import pytest
 
 from service.cards import SeedStream, card, codes
 from service.games.base import DealSetup
-from service.games.kozel_bura import KozelBura, rules
+from service.games.kozel_bura import rules
 from service.games.kozel_bura.advice import greedy, redeal, value
+from service.games.kozel_bura.game import KozelBura
 from service.games.tricks.sets import Respond, State
 from tests.games.family import lead, position
 from tests.games.kozel_bura_laws import hidden

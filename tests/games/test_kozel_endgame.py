@@ -14,8 +14,9 @@ import pytest
 
 from service.cards import SeedStream
 from service.games.base import DealSetup
-from service.games.kozel import Kozel, endgame
+from service.games.kozel import endgame
 from service.games.kozel.advice import ADVICE, MOST_CARDS, _known, infer, solve, worlds
+from service.games.kozel.game import Kozel
 from service.games.kozel.rules import Move, Phase, State, team_of
 from service.games.tricks.sets_endgame import most_deals
 from service.player import Effort, suggest

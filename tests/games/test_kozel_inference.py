@@ -13,8 +13,8 @@ import pytest
 
 from service.cards import CARDS, Card, SeedStream, cards
 from service.games.base import DealSetup, evolve
-from service.games.kozel import Kozel
 from service.games.kozel.advice import ADVICE, infer
+from service.games.kozel.game import Kozel
 from service.games.kozel.rules import (
     DECK,
     GiveBack,

@@ -1,6 +1,6 @@
 """The match standing's shared checks (service.games.match): each refusal and where it points,
 in the order every game keeps them; and how a game's description and wire methods are declared
-(service.games.base.describe, Wired)."""
+(service.games.base.describe, service.games.wired.Wired)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from service.cards import CARDS, deck
 from service.errors import InvalidMatch
-from service.games import base
+from service.games import base, compose, wired
 from service.games.match import Match, MatchRules
 
 PARTY = MatchRules(totals="party_score", word="party", reached="a seat has {target} game points")
@@ -121,16 +121,16 @@ def _load(wire):
     return ("state", wire)
 
 
-FORM = base.WireForm(_load, lambda s: {"s": s}, lambda w: ("move", w), lambda m: {"m": m}, lambda s, seat: {"v": seat},
+FORM = wired.WireForm(_load, lambda s: {"s": s}, lambda w: ("move", w), lambda m: {"m": m}, lambda s, seat: {"v": seat},
                      _load)
 
 
-class _Declared(base.TrickGame):
-    rule_set = base.RuleSet(lambda s, m: None, lambda s, m: (s, []), lambda s, seat: ())
+class _Declared(compose.TrickGame):
+    rule_set = compose.RuleSet(lambda s, m: None, lambda s, m: (s, []), lambda s, seat: ())
     wire_form = FORM
 
 
-class _ByHand(base.TrickGame):
+class _ByHand(compose.TrickGame):
     rule_set = _Declared.rule_set
     wire_form = FORM
 

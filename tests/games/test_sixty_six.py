@@ -12,7 +12,9 @@ from service.api.events import EVERY_SEAT, redacted, spoken, told
 from service.cards import CARDS, SeedStream, cards, codes
 from service.errors import IllegalMove, InvalidMatch, InvalidState
 from service.games.base import DealSetup
-from service.games.sixty_six import SixtySix, rules, wire
+from service.games.sixty_six import rules, scoring, wire
+from service.games.sixty_six.game import SixtySix
+from service.games.sixty_six.play import apply
 from service.games.sixty_six.rules import Claim, Close, ExchangeTrump, Play, State
 from service.games.tricks import beats
 from service.i18n.cards import Vocabulary
@@ -131,10 +133,10 @@ ROWS = [
                                                  options={"must_head_trick": True}),
      play(0, "9H"), None),
     ("4.2.6-E3-open_any_card",
-     rules.apply(OPEN, play(1, "KS"))[0], play(0, "JD"), None),
+     apply(OPEN, play(1, "KS"))[0], play(0, "JD"), None),
     ("4.3-close_at_12", OPEN, Close(1), None),
     ("4.3-E6-not_on_lead", OPEN, Close(0), "not_on_lead"),
-    ("4.3-not_on_lead_after_lead", rules.apply(OPEN, play(1, "KS"))[0], Close(1), "not_on_lead"),
+    ("4.3-not_on_lead_after_lead", apply(OPEN, play(1, "KS"))[0], Close(1), "not_on_lead"),
     ("4.3-E6-close_at_4",
      position(hands=("9D QH JC 10H QS JD", "AH 10C KS KH 9S AD"), stock="AC KC QC 9H"),
      Close(1), None),
@@ -297,8 +299,8 @@ def test_5_E2_trick_winner(lead, reply, leader_wins):
 
 
 def test_5_E3_winner_draws_first():
-    state, _ = rules.apply(OPEN, play(1, "KS"))
-    state, events = rules.apply(state, play(0, "QS"))
+    state, _ = apply(OPEN, play(1, "KS"))
+    state, events = apply(state, play(0, "QS"))
     assert rules.trick_card_points(state, 1) == 7
     assert "AC" in codes(state.hands[1]) and "KC" in codes(state.hands[0])
     assert len(state.stock) == 10 and state.to_move == 1
@@ -307,8 +309,8 @@ def test_5_E3_winner_draws_first():
 
 def test_5_2_D2_loser_of_trick_6_draws_the_trump_card():
     state = position(hands=("9D QH JC 10H QS JD", "AH 10C KS KH 9S AD"), stock="AC 9H", leader=1)
-    state, _ = rules.apply(state, play(1, "AH"))
-    state, _ = rules.apply(state, play(0, "9D"))
+    state, _ = apply(state, play(1, "AH"))
+    state, _ = apply(state, play(0, "9D"))
     assert "9H" in codes(state.hands[0]) and "AC" in codes(state.hands[1])
     assert state.stock == () and state.strict
 
@@ -318,19 +320,19 @@ def test_5_3_last_trick_bonus():
     for bonus_on in (True, False):
         state = position(hands=("9D", "AH"), won=(" ".join(rest[:12]), " ".join(rest[12:])),
                          options={"last_trick_bonus": bonus_on})
-        state, _ = rules.apply(state, play(1, "AH"))
-        state, _ = rules.apply(state, play(0, "9D"))
+        state, _ = apply(state, play(1, "AH"))
+        state, _ = apply(state, play(0, "9D"))
         assert state.finished and state.bonus_points == ((0, 10) if bonus_on else (0, 0))
 
 
 def test_5_totals_closed_hand_has_tricks_played_plus_6():
     state = rules.deal_from(DECK_E5, 0, rules.Options())
-    state, _ = rules.apply(state, Close(1))
+    state, _ = apply(state, Close(1))
     for _ in range(6):
         seat = state.to_move
-        state, _ = rules.apply(state, next(m for m in rules.candidate_moves(state, seat)
+        state, _ = apply(state, next(m for m in rules.candidate_moves(state, seat)
                                            if isinstance(m, Play) and refusal(state, m) is None))
-        state, _ = rules.apply(state, next(m for m in rules.candidate_moves(state, 1 - seat)
+        state, _ = apply(state, next(m for m in rules.candidate_moves(state, 1 - seat)
                                            if isinstance(m, Play) and refusal(state, m) is None))
     assert state.finished and state.tricks_played == 6 and len(state.stock) == 12
 
@@ -341,10 +343,10 @@ def test_5_totals_closed_hand_has_tricks_played_plus_6():
 def test_4_2_D3_marriage_pending_until_first_trick():
     deal = position(hands=("9D QH JC 10H QS JD", "AH 10C KS KD QD AD"),
                     stock="AC KC QC JH 10S AS KH 10D 9S 9C JS 9H", won=("", ""))
-    state, events = rules.apply(deal, play(1, "QD", marriage=True))
+    state, events = apply(deal, play(1, "QD", marriage=True))
     assert state.marriages[1] == (rules.Marriage("D", 20, False),)
     assert rules.points(state, 1) == 0
-    state, _ = rules.apply(state, play(0, "9D"))
+    state, _ = apply(state, play(0, "9D"))
     assert state.marriages[1][0].credited and rules.points(state, 1) == 20 + 3
     assert any(e.type == "marriage_declared" and e.points == 20 for e in events)
 
@@ -352,13 +354,13 @@ def test_4_2_D3_marriage_pending_until_first_trick():
 def test_4_2_trump_marriage_is_40_and_credited_at_once_after_a_trick():
     rest = " ".join(c for c in codes(rules.DECK) if c not in ("9D", "QS", "KH", "QH"))
     state = position(hands=("9D QS", "KH QH"), won=("", rest), leader=1)
-    state, _ = rules.apply(state, play(1, "KH", marriage=True))
+    state, _ = apply(state, play(1, "KH", marriage=True))
     assert state.marriages[1] == (rules.Marriage("H", 40, True),)
 
 
 def test_8_marriage_requires_trick_off_credits_at_once():
     state = rules.deal_from(DECK_E5, 0, rules.Options(marriage_requires_trick=False))
-    state, _ = rules.apply(state, play(1, "KS", marriage=True))
+    state, _ = apply(state, play(1, "KS", marriage=True))
     assert state.marriages[1][0].credited and rules.points(state, 1) == 40
 
 
@@ -367,8 +369,8 @@ def test_6_first_to_66_is_kept_by_the_first():
     # Seat 1 wins a trick bringing it to 66 or more; seat 0 cannot take the title later.
     state = position(hands=("9D JD", "KS QS"), won=("", " ".join(rest)), leader=1)
     assert state.first_to_66 == 1
-    state, _ = rules.apply(state, play(1, "KS"))
-    state, _ = rules.apply(state, play(0, "9D"))
+    state, _ = apply(state, play(1, "KS"))
+    state, _ = apply(state, play(0, "9D"))
     assert state.first_to_66 == 1
 
 
@@ -376,16 +378,16 @@ def test_6_first_to_66_is_kept_by_the_first():
 
 
 def test_4_3_close_snapshot_and_no_drawing():
-    state, _ = rules.apply(OPEN, play(1, "AH"))
-    state, _ = rules.apply(state, play(0, "9D"))
-    state, events = rules.apply(state, Close(1))
+    state, _ = apply(OPEN, play(1, "AH"))
+    state, _ = apply(state, play(0, "9D"))
+    state, events = apply(state, Close(1))
     assert state.stock_closed_by == 1 and state.closed_snapshot == rules.ClosedSnapshot(0, 0)
     assert state.strict and events[0].type == "stock_closed" and state.to_move == 1
     stock = state.stock
-    state, _ = rules.apply(state, play(1, state.hands[1][0].code))
+    state, _ = apply(state, play(1, state.hands[1][0].code))
     reply = next(m for m in rules.candidate_moves(state, 0)
                  if isinstance(m, Play) and refusal(state, m) is None)
-    state, _ = rules.apply(state, reply)
+    state, _ = apply(state, reply)
     assert state.stock == stock and len(state.hands[0]) == 5
 
 
@@ -393,7 +395,7 @@ def test_4_4_exchange_swaps_nine_and_face_up_card():
     state = position(hands=("AH 10C KS KH 9H AD", "9D QH JC 10H QS JD"), stock="AC KC QC JH",
                      trump="JH", won=("9S 10S AS KD 10D QD 9C JS", ""), leader=0,
                      options=EXCHANGE)
-    state, _ = rules.apply(state, ExchangeTrump(0))
+    state, _ = apply(state, ExchangeTrump(0))
     assert state.trump_card.code == "9H" and codes(state.stock) == ["AC", "KC", "QC", "9H"]
     assert "JH" in codes(state.hands[0]) and state.to_move == 0
 
@@ -433,29 +435,29 @@ def finished(points0: int, *, seat1_tricks: bool = True, **kw) -> State:
     (30, True, 1, (0, 2), "reached_66"),
 ], ids=["E8-70-50", "E8-88-32", "E8-87-33-D11", "E8-120-0", "E8-60-60-D12", "E8-65-55", "E8-30-90"])
 def test_7_2_E8_scoring(points0, seat1_tricks, winner, game_points, reason):
-    result = rules.result(finished(points0, seat1_tricks=seat1_tricks))
+    result = scoring.result(finished(points0, seat1_tricks=seat1_tricks))
     assert (result.winner, result.game_points, result.reason.value) == (winner, game_points, reason)
     assert sum(result.points) == 120
 
 
 def test_7_2_E9_failed_close_after_a_trick_scores_2():
     state = finished(30, closed_by=0, snapshot=(7, 1))
-    result = rules.result(state)
+    result = scoring.result(state)
     assert (result.winner, result.game_points, result.reason.value) == (1, (0, 2), "closer_failed")
 
 
 def test_7_2_E9_failed_close_before_any_trick_scores_3():
-    result = rules.result(finished(30, closed_by=0, snapshot=(0, 0)))
+    result = scoring.result(finished(30, closed_by=0, snapshot=(0, 0)))
     assert result.game_points == (0, 3)
 
 
 def test_7_2_D5_failed_close_is_never_a_draw():
-    result = rules.result(finished(60, closed_by=0, snapshot=(0, 1)))
+    result = scoring.result(finished(60, closed_by=0, snapshot=(0, 1)))
     assert (result.winner, result.game_points) == (1, (0, 2))
 
 
 def test_7_2_D6_closer_success_judged_at_the_end():
-    result = rules.result(finished(100, closed_by=0, snapshot=(0, 1)))
+    result = scoring.result(finished(100, closed_by=0, snapshot=(0, 1)))
     assert (result.winner, result.game_points, result.reason.value) == (0, (2, 0), "closer_succeeded")
 
 
@@ -466,7 +468,7 @@ def test_7_2_closer_with_66_but_not_first_fails():
                            "marriages": ((), (rules.Marriage("C", 20, True), rules.Marriage(
                                "D", 20, True), rules.Marriage("S", 20, True)))})
     assert rules.points(state, 1) >= 66
-    assert rules.result(state).reason.value == "closer_failed"
+    assert scoring.result(state).reason.value == "closer_failed"
 
 
 def test_10_E5_complete_hand_closed_before_first_trick():
@@ -474,36 +476,36 @@ def test_10_E5_complete_hand_closed_before_first_trick():
     assert codes(state.hands[1]) == ["AS", "10S", "KS", "QS", "AH", "10H"]
     assert codes(state.hands[0]) == ["9S", "AC", "10C", "KC", "QD", "JD"]
     assert state.trump_suit == "S"
-    state, _ = rules.apply(state, Close(1))
+    state, _ = apply(state, Close(1))
     assert state.closed_snapshot == rules.ClosedSnapshot(0, 0)
     moves = [("KS", "9S", True), ("AS", "QD", False), ("10S", "JD", False),
              ("QS", "KC", False), ("AH", "10C", False), ("10H", "AC", False)]
     seat1_points = []
     for lead, reply, marriage in moves:
-        state, _ = rules.apply(state, play(1, lead, marriage=marriage))
-        state, _ = rules.apply(state, play(0, reply))
+        state, _ = apply(state, play(1, lead, marriage=marriage))
+        state, _ = apply(state, play(0, reply))
         seat1_points.append(rules.points(state, 1))
     assert seat1_points == [44, 58, 70, 77, 98, 119]
-    result = rules.result(state)
+    result = scoring.result(state)
     assert state.finished and result.points == (0, 119) and result.tricks == (0, 6)
     assert (result.winner, result.game_points, result.reason.value) == (1, (0, 3), "closer_succeeded")
 
 
 def test_10_E5_must_follow_spades_after_close():
     state = rules.deal_from(DECK_E5, 0, rules.Options())
-    state, _ = rules.apply(state, Close(1))
-    state, _ = rules.apply(state, play(1, "KS", marriage=True))
+    state, _ = apply(state, Close(1))
+    state, _ = apply(state, play(1, "KS", marriage=True))
     assert refusal(state, play(0, "QD")) == "must_follow_suit"
 
 
 def test_10_E10_pending_marriage_never_counts():
     rest = [c for c in codes(rules.DECK) if c not in ("QD", "KD", "AD", "9S")]
     state = position(hands=("AD 9S", "QD KD"), won=(" ".join(rest), ""), leader=1)
-    state, _ = rules.apply(state, play(1, "QD", marriage=True))
-    state, _ = rules.apply(state, play(0, "AD"))
-    state, _ = rules.apply(state, play(0, "9S"))
-    state, _ = rules.apply(state, play(1, "KD"))
-    result = rules.result(state)
+    state, _ = apply(state, play(1, "QD", marriage=True))
+    state, _ = apply(state, play(0, "AD"))
+    state, _ = apply(state, play(0, "9S"))
+    state, _ = apply(state, play(1, "KD"))
+    result = scoring.result(state)
     assert rules.points(state, 1) == 0 and not state.marriages[1][0].credited
     assert (result.winner, result.game_points) == (0, (3, 0))
 
@@ -521,13 +523,13 @@ def test_7_3_claims(claimer_points, closed, expected):
     state = position(hands=(in_hand[0], in_hand[1]), won=(won0, won1), leader=0, stock=stock,
                      options={"allow_claim": True}, claimed_by=0,
                      closed_by=0 if closed else None, snapshot=(0, 0) if closed else None)
-    result = rules.result(state)
+    result = scoring.result(state)
     assert (result.winner, result.game_points, result.reason.value) == expected
 
 
 def test_7_3_claim_with_marriage_records_it():
     state = position(hands=("9D 9C", "KH QH"), options={"allow_claim": True})
-    state, events = rules.apply(state, Claim(1, "H"))
+    state, events = apply(state, Claim(1, "H"))
     assert state.finished and state.claimed_by == 1
     assert state.marriages[1] == (rules.Marriage("H", 40, False),)
     assert events[-1].type == "hand_over"
@@ -537,12 +539,12 @@ def test_7_3_claim_with_marriage_records_it():
 
 
 def test_7_5_E11_party():
-    result = rules.HandResult(0, (2, 0), rules.ResultReason.REACHED_66, (90, 30), (5, 1))
-    party = rules.party_after(rules.Party((6, 7), False, None, 1), result, dealer=1, target=8)
-    assert party == rules.Party((8, 7), True, 0, 0)
-    draw = rules.HandResult(None, (0, 0), rules.ResultReason.NO_66_DRAW, (60, 60), (6, 6))
-    party = rules.party_after(rules.Party((6, 7), False, None, 1), draw, dealer=1, target=8)
-    assert party == rules.Party((6, 7), False, None, 1)
+    result = scoring.HandResult(0, (2, 0), scoring.ResultReason.REACHED_66, (90, 30), (5, 1))
+    party = scoring.party_after(scoring.Party((6, 7), False, None, 1), result, dealer=1, target=8)
+    assert party == scoring.Party((8, 7), True, 0, 0)
+    draw = scoring.HandResult(None, (0, 0), scoring.ResultReason.NO_66_DRAW, (60, 60), (6, 6))
+    party = scoring.party_after(scoring.Party((6, 7), False, None, 1), draw, dealer=1, target=8)
+    assert party == scoring.Party((6, 7), False, None, 1)
 
 
 def test_7_5_score_carries_the_match():

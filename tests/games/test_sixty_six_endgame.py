@@ -16,9 +16,10 @@ import pytest
 
 from service.cards import CARDS
 from service.games.base import evolve
-from service.games.sixty_six import SixtySix, rules
+from service.games.sixty_six import rules
 from service.games.sixty_six.advice import ADVICE, worlds
 from service.games.sixty_six.endgame import Solver, solve
+from service.games.sixty_six.game import SixtySix
 from service.games.sixty_six.rules import Claim, Close, Move, Options, Play, State
 from service.games.tricks import beats
 from service.player import Effort, suggest
@@ -102,7 +103,7 @@ def cases(count: int, *, close: bool, seed: str, pending: bool = False) -> list[
 def checked(state: State, *, deep: bool) -> float:
     """Seat 0's value of ``state`` by plain minimax over the rules, checking the solver at every
     position of the tree on the way: its moves are the rules' legal moves, its score of a
-    finished hand is ``rules.result``'s, and (``deep``) its values are the minimax's."""
+    finished hand is ``scoring.result``'s, and (``deep``) its values are the minimax's."""
     solver = Solver(state)
     if state.finished:
         assert solver.score(state) == ADVICE.value(state, 0), GAME.dump_state(state)

@@ -16,7 +16,7 @@ from host import create_app
 from host.settings import HostSettings
 from service import create_app as create_rules
 from service.api.events import told
-from service.games import GAMES
+from service.games.registry import GAMES
 from service.sealing import commitment, shuffle_seed
 from tests.russian import english_in
 

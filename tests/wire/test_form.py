@@ -19,7 +19,8 @@ from service.api import openapi
 from service.api.parsing import CompiledValidators
 from service.cards import CARDS, Card, cards
 from service.errors import InvalidState, SchemaViolation
-from service.games.base import STATUS, option
+from service.games.base import option
+from service.games.wired import STATUS
 from service.wire.fields import StrictInteger
 from service.wire.form import GameWire, computed, const, derived, field
 from service.wire.kinds import (

@@ -2,6 +2,7 @@
 // types, openapi-fetch's calls). Every game's paths are typed; a game id is any the document has.
 import createClient from "openapi-fetch";
 import type { Family } from "./families";
+import type { Json, Wire } from "./json";
 import type { components, paths } from "./schema";
 import type { Lang } from "./words";
 
@@ -20,9 +21,7 @@ export function isTableSize(n: number): n is TableSize {
 }
 export type Problem = Schemas["Problem"];
 
-/** A wire value as the page handles it without knowing the game: JSON. */
-export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
-export type Wire = { [key: string]: Json };
+export type { Json, Wire };
 
 export interface Refusal {
   code: string;

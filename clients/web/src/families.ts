@@ -3,7 +3,7 @@
 // with a number. Its rule (the schema's description of `families`) says which counts make a legal
 // move: `unmet` names what a choice still lacks, in the game's own terms, and `move` builds the
 // move a choice stands for. No search: checking a choice costs one pass over its counts.
-import type { Json, Wire } from "./api";
+import type { Json, Wire } from "./json";
 import type { components } from "./schema";
 
 export type CanastaFamily = components["schemas"]["CanastaFamily"];

@@ -10,11 +10,11 @@ from itertools import chain
 
 from service.cards import JOKER, Card
 from service.errors import InvalidState
-from service.games.base import check_deck
 from service.games.bezique import declarations as decl
 from service.games.bezique import rules
 from service.games.bezique.declarations import LADDERED
 from service.games.bezique.rules import HAND_SIZE, Phase, State
+from service.games.decks import check_deck
 from service.games.seating import left_of
 from service.i18n import N_
 from service.i18n.text import Suit

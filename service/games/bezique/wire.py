@@ -16,7 +16,7 @@ from marshmallow import fields
 
 from service.cards import JOKER, SUITS, Card, codes
 from service.errors import FieldError, SchemaViolation
-from service.games.base import STATUS, EventType, Saying, Wire, WireForm
+from service.games.base import EventType, Saying, Wire
 from service.games.bezique import consistency, rules
 from service.games.bezique import declarations as decl
 from service.games.bezique.consistency import require
@@ -37,6 +37,7 @@ from service.games.bezique.rules import (
     State,
 )
 from service.games.bezique.scoring import HandResult, MatchStanding, result
+from service.games.wired import STATUS, WireForm
 from service.i18n import N_
 from service.wire.form import GameWire, Record, const, derived, field
 from service.wire.kinds import BOOL, CARD, CARD_IN_LIST, SEAT, Int, Kind, ListOf, OneOf, PerSeat, Pile, Raw

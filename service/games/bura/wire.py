@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from service.cards import codes
 from service.errors import InvalidState
-from service.games.base import EventType, Saying, Wire, WireForm
+from service.games.base import EventType, Saying, Wire
 from service.games.bura import rules
 from service.games.bura.rules import Claim, Declare, HandResult, Match, Move, Options, Pass
 from service.games.seating import left_of
 from service.games.tricks import sets_schemas, sets_wire
 from service.games.tricks.sets import Ending, Phase, State
 from service.games.tricks.sets_schemas import CARD_POINTS, TRICK_MOVES, Family, trick_events
+from service.games.wired import WireForm
 from service.i18n import N_
 from service.i18n.text import Seat
 from service.wire.form import field

@@ -18,7 +18,7 @@ from marshmallow import fields
 
 from service.cards import Card, codes
 from service.errors import InvalidState
-from service.games.base import STATUS, EventType, Saying, Wire, WireForm, check_deck
+from service.games.base import EventType, Saying, Wire
 from service.games.canasta import melds as m
 from service.games.canasta import rules
 from service.games.canasta.families import Family, GroupChoice
@@ -41,7 +41,9 @@ from service.games.canasta.rules import (
     TurnInfo,
 )
 from service.games.canasta.scoring import Standing
+from service.games.decks import check_deck
 from service.games.seating import left_of
+from service.games.wired import STATUS, WireForm
 from service.i18n import N_
 from service.wire.codegen import Source
 from service.wire.form import GameWire, const, derived, field

@@ -21,9 +21,7 @@ at four), fewer under the follow rules; ``advice.worlds`` lists worlds only from
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from service.cards import Card
 from service.games.base import evolve
@@ -44,13 +42,7 @@ from service.games.kozel.rules import (
     trump_strength,
 )
 from service.games.seating import left_of
-
-TIME_CHECK = 255
-INFINITY = float("inf")
-
-
-class OutOfTime(Exception):
-    """The deadline passed in the middle of a solve."""
+from service.games.tricks.search import INFINITY, Bounds, OutOfTime
 
 
 def follows(hand: Sequence[Card], trick: Sequence[tuple[int, Card]], trump: str) -> list[Card]:
@@ -72,16 +64,15 @@ def cost(card: Card, trump: str) -> tuple[bool, int, int]:
 
 class Solver:
     """One perfect-information position's search for ``seat``'s team; ``value`` is the game's
-    ``Advice.value`` of a finished hand. ``nodes`` counts the positions searched."""
+    ``Advice.value`` of a finished hand; ``bounds`` counts the positions searched."""
 
     def __init__(self, state: State, seat: int, value: Callable[[State, int], float],
                  deadline: float = INFINITY) -> None:
         self.base, self.seat, self.team = state, seat, team_of(seat)
         self.trump = state.trump or ""
-        self.value, self.deadline = value, deadline
+        self.value = value
         self.seven_after_queen = state.options.queen_capture_order == "seven_after_queen"
-        self.nodes = 0
-        self.table: dict[tuple[Any, ...], tuple[float, float]] = {}
+        self.bounds = Bounds(deadline)
 
     def values(self, state: State, legal: Sequence[Play]) -> dict[Move, float]:
         """Each of ``legal`` with its exact value; raises ``OutOfTime``."""
@@ -126,16 +117,10 @@ class Solver:
              won: tuple[tuple[Card, ...], ...], points: tuple[int, int], captured: int | None, alpha: float,
              beta: float) -> float:
         """The seat's value with ``mover`` to play, fail-soft within (``alpha``, ``beta``)."""
-        self.nodes += 1
-        if not self.nodes & TIME_CHECK and time.perf_counter() > self.deadline:
-            raise OutOfTime
         key = (tuple(frozenset(hand) for hand in hands), trick, mover, points, captured)
-        low, high = self.table.get(key, (-INFINITY, INFINITY))
-        if low >= beta or low == high:
-            return low
-        if high <= alpha:
-            return high
-        alpha, beta = max(alpha, low), min(beta, high)
+        alpha, beta, known = self.bounds.window(key, alpha, beta)
+        if known is not None:
+            return known
         window = alpha, beta
         cards = sorted(follows(hands[mover], trick, self.trump), key=lambda c: cost(c, self.trump))
         maximize = team_of(mover) == self.team
@@ -150,13 +135,7 @@ class Solver:
                 beta = min(beta, value)
             if alpha >= beta:
                 break
-        if best <= window[0]:
-            high = min(high, best)
-        elif best >= window[1]:
-            low = max(low, best)
-        else:
-            low = high = best
-        self.table[key] = (low, high)
+        self.bounds.keep(key, best, *window)
         return best
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from service.cards import Card, codes
 from service.errors import InvalidState
-from service.games.base import STATUS, EventType, Saying, Wire, WireForm, check_deck
+from service.games.base import EventType, Saying, Wire
+from service.games.decks import check_deck
 from service.games.kozel import rules
 from service.games.kozel.rules import (
     HAND_SIZE,
@@ -28,6 +29,7 @@ from service.games.kozel.rules import (
 )
 from service.games.kozel.scoring import HandResult, Match
 from service.games.seating import left_of
+from service.games.wired import STATUS, WireForm
 from service.i18n import N_
 from service.wire.form import GameWire, Record, const, derived, field
 from service.wire.kinds import BOOL, CARD, CARD_IN_LIST, SEAT, Int, Kind, ListOf, OneOf, PerSeat, Pile

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from service.cards import codes
 from service.errors import InvalidState
-from service.games.base import EventType, Saying, Wire, WireForm
+from service.games.base import EventType, Saying, Wire
 from service.games.kozel_bura import rules
 from service.games.kozel_bura.rules import HandResult, Match, Move, Options
 from service.games.tricks import sets_schemas, sets_wire
 from service.games.tricks.sets import Phase, State
 from service.games.tricks.sets_schemas import CARD_POINTS, TRICK_MOVES, Family, trick_events
+from service.games.wired import WireForm
 from service.wire.form import field
 from service.wire.kinds import BOOL, SEAT, Int, ListOf, OneOf
 

@@ -22,8 +22,8 @@ from service.games.sixty_six.rules import (
     Play,
     State,
     points,
-    result,
 )
+from service.games.sixty_six.scoring import result
 from service.games.tricks import beats
 
 

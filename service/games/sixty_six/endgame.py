@@ -62,6 +62,7 @@ from collections.abc import Iterable, Iterator
 
 from service.cards import Card
 from service.games.base import accepts
+from service.games.sixty_six.play import apply
 from service.games.sixty_six.rules import (
     DECK,
     LAST_TRICK_BONUS,
@@ -74,12 +75,11 @@ from service.games.sixty_six.rules import (
     Move,
     Play,
     State,
-    apply,
     candidate_moves,
     check,
     points,
-    result,
 )
+from service.games.sixty_six.scoring import result
 
 SUITS = ("C", "D", "H", "S")
 INDEX = {card: i for i, card in enumerate(DECK)}

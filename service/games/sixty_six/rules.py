@@ -6,21 +6,14 @@ Section numbers in comments (§4.2 ...) are those of the rules file.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import ClassVar, TypeVar, cast
 
 from service.cards import Card, DeckSource, deck
 from service.games import base
-from service.games.base import Event, evolve, option, refuse, refuse_counted
-from service.games.match import Match
+from service.games.base import option, refuse, refuse_counted
 from service.games.tricks import (
     ace_ten_order,
-    beats,
-    card_points,
-    draw_events,
-    draw_round,
     point_table,
-    without,
 )
 from service.i18n.text import Seat, Suit
 
@@ -58,15 +51,6 @@ class Reason(base.Reason):
     OPTION_DISABLED = "option_disabled", "§8 the move needs an option that is off"
     NO_TRICK_WON = "no_trick_won", "§4.4 the exchange needs a trick won"
     NO_TRUMP_NINE = "no_trump_nine", "§4.4 the exchange needs the nine of trumps"
-
-
-class ResultReason(StrEnum):
-    NO_66_DRAW = "no_66_draw"
-    REACHED_66 = "reached_66"
-    CLOSER_SUCCEEDED = "closer_succeeded"
-    CLOSER_FAILED = "closer_failed"
-    CLAIM_CORRECT = "claim_correct"
-    CLAIM_WRONG = "claim_wrong"
 
 
 # --- types (§4.1, §8) --------------------------------------------------------------------------
@@ -185,21 +169,6 @@ class Claim:
 Move = Play | Close | ExchangeTrump | Claim
 
 
-@dataclass(frozen=True, slots=True)
-class HandResult:
-    """§7.4 result object."""
-
-    winner: int | None
-    game_points: Pair
-    reason: ResultReason
-    points: Pair
-    tricks: Pair
-
-    @property
-    def draw(self) -> bool:
-        return self.winner is None
-
-
 # --- derived values ----------------------------------------------------------------------------
 
 
@@ -213,11 +182,13 @@ def points(state: State, seat: int) -> int:
     return trick_card_points(state, seat) + marriages + state.bonus_points[seat]
 
 
-def _note_66(state: State, seat: int) -> State:
-    """§6 first_to_66: the first seat whose points reach 66 keeps the title."""
-    if state.first_to_66 is None and points(state, seat) >= TARGET:
-        return evolve(state, first_to_66=seat)
-    return state
+def earns_last_trick_bonus(state: State) -> bool:
+    """§5.3: the 12th trick with the option on and a stock never closed."""
+    return (
+        state.options.last_trick_bonus
+        and state.tricks_played == TRICKS_PER_HAND
+        and state.stock_closed_by is None
+    )
 
 
 T = TypeVar("T")
@@ -358,11 +329,11 @@ def _check_exchange(state: State, move: ExchangeTrump) -> None:
                "the next draw takes the face-up trump: it is too late to exchange the nine")
     if not state.tricks_won[move.seat]:
         refuse(Reason.NO_TRICK_WON, "you can exchange the trump nine only once you have won a trick")
-    if _trump_nine(state) not in state.hands[move.seat]:
-        refuse(Reason.NO_TRUMP_NINE, "you do not hold {card} to exchange", card=_trump_nine(state))
+    if trump_nine(state) not in state.hands[move.seat]:
+        refuse(Reason.NO_TRUMP_NINE, "you do not hold {card} to exchange", card=trump_nine(state))
 
 
-def _trump_nine(state: State) -> Card:
+def trump_nine(state: State) -> Card:
     return next(c for c in DECK if c.rank == "9" and c.suit == state.trump_suit)
 
 
@@ -390,164 +361,3 @@ def candidate_moves(state: State, seat: int) -> list[Move]:
     moves += [Close(seat), ExchangeTrump(seat), Claim(seat)]
     moves += [Claim(seat, suit) for suit in "CDHS" if _holds_marriage(state.hands[seat], suit)]
     return moves
-
-
-# --- effects (§4.2-§5) -------------------------------------------------------------------------
-
-
-def apply(state: State, move: Move) -> tuple[State, list[Event]]:
-    if isinstance(move, Play):
-        return _apply_play(state, move)
-    if isinstance(move, Close):
-        return _apply_close(state, move)
-    if isinstance(move, ExchangeTrump):
-        return _apply_exchange(state, move)
-    return _apply_claim(state, move)
-
-
-def _declare_marriage(state: State, seat: int, suit: str) -> tuple[State, Event]:
-    """§4.2: 40 in trumps, 20 otherwise; pending until the declarer's first trick (D3)."""
-    worth = 40 if suit == state.trump_suit else 20
-    credited = bool(state.tricks_won[seat]) or not state.options.marriage_requires_trick
-    marriages = at_seat(state.marriages, seat, (*state.marriages[seat], Marriage(suit, worth, credited)))
-    state = evolve(state, marriages=marriages)
-    if credited:
-        state = _note_66(state, seat)
-    return state, Event("marriage_declared", seat, points=worth, suit=suit)
-
-
-def _apply_play(state: State, move: Play) -> tuple[State, list[Event]]:
-    seat, card = move.seat, move.card
-    events = [Event("card_played", seat, (card,))]
-    if move.marriage:
-        state, event = _declare_marriage(state, seat, cast(str, card.suit))
-        events.append(event)
-    hands = at_seat(state.hands, seat, without(state.hands[seat], card))
-    if not state.trick:
-        return evolve(state, hands=hands, trick=((seat, card),), to_move=1 - seat), events
-    return _resolve_trick(evolve(state, hands=hands, trick=(*state.trick, (seat, card))), events)
-
-
-def _resolve_trick(state: State, events: list[Event]) -> tuple[State, list[Event]]:
-    """§5: the winner takes the trick, pending marriages count, then both draw, winner first."""
-    (leader, lead), (follower, reply) = state.trick
-    winner = follower if beats(reply, lead, trump_suit=state.trump_suit, order=RANK_ORDER) else leader
-    first_trick = not state.tricks_won[winner]
-    tricks_won = at_seat(state.tricks_won, winner, (*state.tricks_won[winner], (lead, reply)))
-    taken = card_points((lead, reply), POINTS)
-    events.append(Event("trick_won", winner, (lead, reply), taken))
-    stock, hands = state.stock, state.hands
-    if stock and state.stock_closed_by is None:
-        stock, drawn, draws = draw_round(stock, hands, first=winner, hand_size=HAND_SIZE)
-        hands = (drawn[0], drawn[1])
-        events += draw_events(state.stock, draws)
-    over = not hands[0] and not hands[1]
-    state = evolve(state, tricks_won=tricks_won, trick=(), stock=stock, hands=hands, leader=winner,
-                   to_move=None if over else winner,
-                   card_points=at_seat(state.card_points, winner, state.card_points[winner] + taken))
-    if first_trick:
-        state = _credit_marriages(state, winner)
-    if earns_last_trick_bonus(state):
-        state = evolve(state, bonus_points=at_seat(state.bonus_points, winner, LAST_TRICK_BONUS))
-    state = _note_66(state, winner)
-    if over:
-        events.append(Event("hand_over", result(state).winner))
-    return state, events
-
-
-def _credit_marriages(state: State, seat: int) -> State:
-    pending = state.marriages[seat]
-    if all(m.credited for m in pending):
-        return state
-    credited = tuple(evolve(m, credited=True) for m in pending)
-    return evolve(state, marriages=at_seat(state.marriages, seat, credited))
-
-
-def earns_last_trick_bonus(state: State) -> bool:
-    """§5.3: the 12th trick with the option on and a stock never closed."""
-    return (
-        state.options.last_trick_bonus
-        and state.tricks_played == TRICKS_PER_HAND
-        and state.stock_closed_by is None
-    )
-
-
-def _apply_close(state: State, move: Close) -> tuple[State, list[Event]]:
-    opponent = 1 - move.seat
-    snapshot = ClosedSnapshot(points(state, opponent), len(state.tricks_won[opponent]))
-    state = evolve(state, stock_closed_by=move.seat, closed_snapshot=snapshot)
-    return state, [Event("stock_closed", move.seat)]
-
-
-def _apply_exchange(state: State, move: ExchangeTrump) -> tuple[State, list[Event]]:
-    """§4.4: the trump nine and the face-up card change places."""
-    nine, face_up = _trump_nine(state), state.trump_card
-    hand = (*without(state.hands[move.seat], nine), face_up)
-    state = evolve(
-        state,
-        trump_card=nine,
-        stock=(*state.stock[:-1], nine),
-        hands=at_seat(state.hands, move.seat, hand),
-    )
-    # an event for each card's way: the nine out of the hand, the face-up card into it
-    return state, [Event("trump_exchanged", move.seat, (nine,)),
-                   Event("trump_card_taken", move.seat, (face_up,))]
-
-
-def _apply_claim(state: State, move: Claim) -> tuple[State, list[Event]]:
-    """§4.5: an optional marriage is recorded, then the hand ends at once."""
-    events: list[Event] = []
-    if move.marriage_suit is not None:
-        state, event = _declare_marriage(state, move.seat, move.marriage_suit)
-        events.append(event)
-    state = evolve(state, claimed_by=move.seat, to_move=None)
-    events += [Event("claimed", move.seat), Event("hand_over", result(state).winner)]
-    return state, events
-
-
-# --- scoring (§7) ------------------------------------------------------------------------------
-
-
-def result(state: State) -> HandResult:
-    """§7.2-7.3 the result of a finished hand."""
-    pts = (points(state, 0), points(state, 1))
-    tricks = (len(state.tricks_won[0]), len(state.tricks_won[1]))
-
-    def won(seat: int, value: int, reason: ResultReason) -> HandResult:
-        return HandResult(seat, at_seat((0, 0), seat, value), reason, pts, tricks)
-
-    def multiplier(loser: int) -> int:
-        if tricks[loser] == 0:
-            return 3
-        return 2 if pts[loser] < SCHNEIDER else 1
-
-    closer, snapshot = state.stock_closed_by, state.closed_snapshot
-    failed_close = 3 if snapshot is not None and snapshot.opponent_tricks == 0 else 2
-    if state.claimed_by is not None:
-        claimer = state.claimed_by
-        if pts[claimer] >= TARGET:
-            return won(claimer, multiplier(1 - claimer), ResultReason.CLAIM_CORRECT)
-        value = 3 if tricks[1 - claimer] == 0 else 2
-        if closer == claimer:
-            value = max(value, failed_close)
-        return won(1 - claimer, value, ResultReason.CLAIM_WRONG)
-    if closer is not None:
-        if pts[closer] >= TARGET and state.first_to_66 == closer:
-            return won(closer, multiplier(1 - closer), ResultReason.CLOSER_SUCCEEDED)
-        return won(1 - closer, failed_close, ResultReason.CLOSER_FAILED)
-    if state.first_to_66 is None:
-        return HandResult(None, (0, 0), ResultReason.NO_66_DRAW, pts, tricks)
-    winner = state.first_to_66
-    return won(winner, multiplier(1 - winner), ResultReason.REACHED_66)
-
-
-Party = Match
-"""§7.5: the party (match) standing between hands; its totals are the seats' game points."""
-
-
-def party_after(party: Match[int], hand: HandResult, *, dealer: int, target: int) -> Match[int]:
-    """Add the hand's game points; the hand's winner deals next, the same dealer after a draw."""
-    score = (party.totals[0] + hand.game_points[0], party.totals[1] + hand.game_points[1])
-    winner = next((s for s in (0, 1) if score[s] >= target), None)
-    next_dealer = dealer if hand.winner is None else hand.winner
-    return Match(score, winner is not None, winner, next_dealer)

@@ -13,25 +13,26 @@ from itertools import chain
 
 from service.cards import Card, codes
 from service.errors import InvalidState
-from service.games.base import STATUS, EventType, Saying, Wire, WireForm, check_deck, evolve
+from service.games.base import EventType, Saying, Wire, evolve
+from service.games.decks import check_deck
 from service.games.match import Match
-from service.games.sixty_six import rules
+from service.games.sixty_six import rules, scoring
 from service.games.sixty_six.rules import (
     Claim,
     Close,
     ClosedSnapshot,
     ExchangeTrump,
-    HandResult,
     Marriage,
     Move,
     Options,
     Pair,
     Play,
-    ResultReason,
     State,
     Trick,
 )
+from service.games.sixty_six.scoring import HandResult, ResultReason
 from service.games.tricks import won_points
+from service.games.wired import STATUS, WireForm
 from service.i18n.text import Amount, Seat, Suit
 from service.wire.form import GameWire, Record, computed, const, derived, field
 from service.wire.kinds import BOOL, CARD, CARD_IN_LIST, SEAT, Int, Kind, ListOf, OneOf, PerSeat, Pile
@@ -80,7 +81,7 @@ def _card_points(tricks_won: tuple[tuple[Trick, ...], tuple[Trick, ...]]) -> Pai
 
 
 def _result(state: State) -> HandResult | None:
-    return rules.result(state) if state.finished else None
+    return scoring.result(state) if state.finished else None
 
 
 DERIVED = "Derived; checked when sent."

@@ -22,7 +22,6 @@ nodes: past the deadline the solve answers None.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from itertools import combinations
 from math import comb
@@ -33,6 +32,7 @@ from service.games.advice import Known
 from service.games.base import evolve
 from service.games.seating import clockwise
 from service.games.tricks import card_points
+from service.games.tricks.search import INFINITY, Bounds, OutOfTime
 from service.games.tricks.sets import POINTS, Molodka, Phase, State
 
 MOST_CARDS = 7
@@ -47,12 +47,6 @@ worlds, 1.7 and 2.8 ms. Past it a world costs too much: Kozel-bura at two seats 
 spend much of the player's budget, or all of it."""
 DEAL_STEPS = 20_000
 """The most combinations ``deals`` tries before it gives up: each is a pass over one pile."""
-TIME_CHECK = 255
-INFINITY = float("inf")
-
-
-class OutOfTime(Exception):
-    """The deadline passed in the middle of a solve."""
 
 
 def deals(pool: Sequence[Card], sizes: Sequence[int], *, most: int,
@@ -106,16 +100,14 @@ class Solver:
     """One perfect-information position's paranoid search for ``seat``. ``moves(state, seat)``
     are the rules' candidate moves of ``seat`` (molodkas included when it is not to move),
     ``apply`` the rules', ``value`` the game's ``Advice.value`` of a finished hand and ``greedy``
-    its greedy choice (tried first). ``nodes`` counts the positions searched."""
+    its greedy choice (tried first); ``bounds`` counts the positions searched."""
 
     def __init__(self, seat: int, *, moves: Callable[[State, int], list[Any]],
                  apply: Callable[[State, Any], tuple[State, Any]],
                  value: Callable[[State, int], float], greedy: Callable[[State, int, Sequence[Any]], Any],
                  deadline: float = INFINITY) -> None:
         self.seat, self.moves, self.apply, self.value, self.greedy = seat, moves, apply, value, greedy
-        self.deadline = deadline
-        self.nodes = 0
-        self.table: dict[tuple[Any, ...], tuple[float, float]] = {}
+        self.bounds = Bounds(deadline)
 
     def values(self, state: State, legal: Sequence[Any]) -> dict[Any, float]:
         """Each of ``legal`` (the seat's legal moves) with its exact value; raises ``OutOfTime``."""
@@ -125,16 +117,10 @@ class Solver:
         """The seat's value of ``state``, fail-soft within (``alpha``, ``beta``)."""
         if state.finished:
             return self.value(state, self.seat)
-        self.nodes += 1
-        if not self.nodes & TIME_CHECK and time.perf_counter() > self.deadline:
-            raise OutOfTime
         key = _key(state)
-        low, high = self.table.get(key, (-INFINITY, INFINITY))
-        if low >= beta or low == high:
-            return low
-        if high <= alpha:
-            return high
-        alpha, beta = max(alpha, low), min(beta, high)
+        alpha, beta, known = self.bounds.window(key, alpha, beta)
+        if known is not None:
+            return known
         mover = state.to_move
         assert mover is not None
         if state.trick is None and state.phase is Phase.PLAY:
@@ -142,13 +128,7 @@ class Solver:
             best = self.seizing(state, rivals, alpha, beta)
         else:
             best = self.choose(state, mover, self.moves(state, mover), alpha, beta)
-        if best <= alpha:
-            high = min(high, best)
-        elif best >= beta:
-            low = max(low, best)
-        else:
-            low = high = best
-        self.table[key] = (low, high)
+        self.bounds.keep(key, best, alpha, beta)
         return best
 
     def seizing(self, state: State, rivals: list[int], alpha: float, beta: float) -> float:

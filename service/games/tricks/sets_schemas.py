@@ -13,9 +13,10 @@ from typing import Any
 import marshmallow as ma
 
 from service.cards import SUITS, Card
-from service.games.base import STATUS, EventType, Saying
+from service.games.base import EventType, Saying
 from service.games.tricks import card_points
 from service.games.tricks.sets import POINTS, Ending, Lead, Molodka, Phase, Played, Respond, State, Trick
+from service.games.wired import STATUS
 from service.wire.codegen import Source
 from service.wire.form import Field, GameWire, Record, View, computed, const, derived, field
 from service.wire.kinds import BOOL, CARD, SEAT, Int, Kind, ListOf, OneOf, Options, PerSeat, Pile
@@ -77,24 +78,6 @@ def trick_events(*, face_down: bool) -> dict[str, EventType]:
     """The events of a trick, the first of every game's (``EVENTS = {**trick_events(...), ...}``):
     ``face_down``, whether its discards may lie face down (Bura): then they are seen by their
     seat alone, and a trick by its taker alone, without its points."""
-    discards = {"discard": EventType(
-        "The player answers the trick with cards that do not beat it, face up.", cards=True, hand=-1,
-        says=Saying("{seat} throws off {cards}", you="You throw off {cards}"))}
-    if face_down:
-        discards["discard_face_down"] = EventType(
-            "The player answers the trick with cards that do not beat it, face down: only that player sees "
-            "them.", cards=True, private=True, hand=-1,
-            says=Saying("{seat} throws off {cards} face down", you="You throw off {cards} face down",
-                        hidden="{seat} throws off {count} face down"))
-        trick_won = EventType("The player takes the trick; only that player sees its cards.", cards=True,
-                              private=True,
-                              says=Saying("{seat} takes the trick: {cards}",
-                                          you="You take the trick: {cards}", hidden="{seat} takes the trick"))
-    else:
-        trick_won = EventType("The player takes the trick, with its cards and the points they are worth.",
-                              cards=True, points=True,
-                              says=Saying("{seat} takes the trick: {points}",
-                                          you="You take the trick: {points}"))
     return {
         "lead": EventType("The player leads cards of one suit.", cards=True, hand=-1,
                           says=Saying("{seat} leads {cards}", you="You lead {cards}")),
@@ -103,8 +86,7 @@ def trick_events(*, face_down: bool) -> dict[str, EventType]:
                                                   you="You lead a molodka out of turn: {cards}")),
         "beat": EventType("The player answers the trick with cards that beat it.", cards=True, hand=-1,
                           says=Saying("{seat} beats with {cards}", you="You beat with {cards}")),
-        **discards,
-        "trick_won": trick_won,
+        **_discards_and_taking(face_down=face_down),
         "card_drawn": EventType("The player draws a card from the stock, the trick's taker first; only that "
                                 "player sees it.", cards=True, private=True, hand=1,
                                 says=Saying("{seat} draws {cards} from the stock",
@@ -115,6 +97,26 @@ def trick_events(*, face_down: bool) -> dict[str, EventType]:
                                       says=Saying("{seat} takes the face-up trump, {cards}",
                                                   you="You take the face-up trump, {cards}")),
     }
+
+
+def _discards_and_taking(*, face_down: bool) -> dict[str, EventType]:
+    """The discards and the trick taken: what lying face down changes (``trick_events``)."""
+    discards = {"discard": EventType(
+        "The player answers the trick with cards that do not beat it, face up.", cards=True, hand=-1,
+        says=Saying("{seat} throws off {cards}", you="You throw off {cards}"))}
+    if not face_down:
+        return {**discards, "trick_won": EventType(
+            "The player takes the trick, with its cards and the points they are worth.", cards=True,
+            points=True, says=Saying("{seat} takes the trick: {points}", you="You take the trick: {points}"))}
+    discards["discard_face_down"] = EventType(
+        "The player answers the trick with cards that do not beat it, face down: only that player sees "
+        "them.", cards=True, private=True, hand=-1,
+        says=Saying("{seat} throws off {cards} face down", you="You throw off {cards} face down",
+                    hidden="{seat} throws off {count} face down"))
+    return {**discards, "trick_won": EventType(
+        "The player takes the trick; only that player sees its cards.", cards=True, private=True,
+        says=Saying("{seat} takes the trick: {cards}", you="You take the trick: {cards}",
+                    hidden="{seat} takes the trick"))}
 
 
 def state_and_view(family: Family, *, options: Options[Any], result: Record[Any],

@@ -8,7 +8,8 @@ from itertools import chain
 
 from service.cards import Card
 from service.errors import InvalidState
-from service.games.base import Wire, check_deck
+from service.games.base import Wire
+from service.games.decks import check_deck
 from service.games.seating import clockwise
 from service.games.tricks import beats_set
 from service.games.tricks.sets import RANK_ORDER, Phase, State, Trick, Variant
