@@ -17,11 +17,14 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from flask import Flask
+
 from bench import limits, report
 from bench.bodies import STATE_KEY, STATE_KEYS, bodies
 from bench.load import Run, dumps, gunicorn, run
 from service.api.events import EVERY_SEAT, told
-from service.api.operations import SealedOperations
+from service.api.limits import SearchLimits
+from service.api.paths import SealedPaths
 from service.cards import SeedStream
 from service.config import Settings
 from service.games.base import DealSetup
@@ -76,12 +79,17 @@ def in_process(game_id: str) -> list[dict[str, Any]]:
         after, events = game.apply(state, move)
         game.dump_state(after), told(game.info.event_types, events, EVERY_SEAT)
 
-    operations = SealedOperations(game, Keyring((STATE_KEY,)), max_listing=Settings().max_listing)
+    settings = Settings()
+    paths = SealedPaths(game, Keyring((STATE_KEY,)), max_listing=settings.max_listing,
+                        search=SearchLimits(settings))
     sealed_bodies = samples["validate-sealed"]
 
+    asking = Flask(__name__)  # the events' words are in the language of a request
+
     def validate_sealed() -> None:
-        for body in sealed_bodies:
-            operations.validate(body)
+        with asking.test_request_context():
+            for body in sealed_bodies:
+                paths.validate(body)
 
     rows = [
         ("validate (load state and move, check, apply, dump state and events)", validate,

@@ -27,6 +27,7 @@ LAYERS = (  # first match from the innermost frame outwards
     ("service/games/", "rules and wire form (state check, rule, dump)"),
     ("service/cards.py", "rules and wire form (state check, rule, dump)"),
     ("service/api/parsing.py", "body read, orjson, schema check"),
+    ("service/api/error_listing.py", "body read, orjson, schema check"),
     ("service/api/observability.py", "request id, access log line"),
     ("service/sealing.py", "sealing (LZ4, AES-GCM, base64, seat keys)"),
     ("service/api/", "route and answer (orjson)"),

@@ -12,7 +12,7 @@ SERVICE = Path(__file__).resolve().parents[1] / "service"
 MODULE_LINES = 500
 FUNCTION_LINES = 40
 """A function is too long when its last line is this many lines after its first, or more."""
-BEING_SPLIT = {"api/envelopes.py", "api/parsing.py", "games/sixty_six/endgame.py"}
+BEING_SPLIT = {"games/sixty_six/endgame.py"}
 """being split: the modules other changes are splitting now (this set is to be emptied)."""
 MODULES = sorted(SERVICE.rglob("*.py"))
 

@@ -1,193 +1,34 @@
-"""The request and answer schemas of each operation of one game (shared/API.md): the envelopes
-shared by every game, around the game's own state, move, options, match, view and score schemas.
-One builder per operation and mode, each giving exactly one request and one answer schema (a
-validate answer is a union on ``legal``); every answer in its answer form (``answered``)."""
+"""The request and answer schemas of each operation of one game (shared/API.md), one builder per
+operation with the mode as its parameter: the same envelope around the game's own state, move,
+options, match, view and score schemas, where the hand is a state (open) or a token and a seat
+key (sealed). Each gives exactly one request and one answer schema (a validate answer is a union
+on ``legal``); every answer in its answer form (``answered``). What they are built from is in
+``service.api.parts``."""
 
 from __future__ import annotations
-
-from collections.abc import Callable
-from dataclasses import dataclass
-from functools import cached_property
-from typing import Any
 
 import marshmallow as ma
 from marshmallow import ValidationError, fields, validate
 
-from service.api.answers import answered, narrowed, not_null
-from service.games.base import EventType, GameInfo
+from service.api.modes import Mode
+from service.api.parts import (
+    HAND_TOKEN,
+    MAX_CLIENT_SEED,
+    MAX_DECK,
+    MAX_RECORD_MOVES,
+    SEALED_IDS,
+    Envelope,
+    Parts,
+    asking,
+    held,
+    ids,
+    seat_key,
+    token,
+    union,
+)
 from service.player.levels import LEVELS, NAMES
-from service.wire.fields import Null, StrictBoolean, StrictInteger, TypeUnion
-from service.wire.schemas import GameSchemas, Strict, named, one_of, seat
-
-MAX_DECK = 256
-"""More cards than any deal of these games uses (Bezique's largest: 214)."""
-MAX_RECORD_MOVES = 1000
-"""More moves than any hand of these games takes; bounds the work one request can ask for."""
-MAX_TOKEN = 65_536
-"""Characters of a token at most; a played-out Bezique hand at 4, the largest record, seals in
-about 4,000."""
-MAX_CLIENT_SEED = 128
-"""So that the joined seed (README, "Sealed mode") fits an open deal's ``seed`` to be checked."""
-
-
-def token(description: str, **kwargs: Any) -> fields.String:
-    return fields.String(validate=[validate.Length(1, MAX_TOKEN), validate.Regexp(r"^[A-Za-z0-9+/]+={0,2}$")],
-                         metadata={"description": description}, **kwargs)
-
-
-def seat_key(description: str, *, required: bool = False) -> fields.String:
-    """A seat key; optional (a spectator) unless ``required``."""
-    optional: dict[str, Any] = {} if required else {"allow_none": True, "load_default": None}
-    return fields.String(validate=[validate.Length(1, 64), validate.Regexp(r"^[A-Za-z0-9_-]+$")],
-                         required=required, metadata={"description": description}, **optional)
-
-
-HAND_TOKEN = "The hand's sealed record, as the last sealed answer gave it (README, \"Sealed mode\")."
-SEALED_IDS: dict[str, fields.Field] = {
-    "hand_id": fields.String(required=True, metadata={
-        "description": "The hand's id, the same in every sealed answer of the hand."}),
-    "hand_number": StrictInteger(required=True, metadata={
-        "description": "The hand's place in its match, from 1: one more than the last hand's."}),
-    "move_number": StrictInteger(required=True, metadata={
-        "description": "Moves applied since the deal. A validate answer's is one more than the "
-        "token's it was sent: a host that relays moves accepts an answer only when its number is "
-        "one more than the highest it has seen for the hand (an older token, sent again, answers "
-        "a number already seen)."}),
-}
-SOMETIMES = {"sometimes": True}
-"""Metadata of an answer's field that is not always sent (``answered`` leaves it optional)."""
-
-
-TEXT = ("The event in one sentence for a person, in the answer's language: seats counted from 1 "
-        "(«Место 2 кладёт даму пик»), said to the reader when it is about the seat whose answer it is "
-        "(«Вы берёте взятку: 21 очко»), and of a card the reader may not see, only that there was "
-        "one. Its values are the event's own fields.")
-MESSAGE = ("Why, in one sentence for the person who tried the move, in the answer's language: no "
-           "code, field name or rule number in it («У вас нет дамы треф»).")
-TEMPLATE = ("`message` before its values are written in, in the answer's language: `{seat}`, "
-            "`{card}`, `{count}`… each named in `params`, with the case it stands in after a colon "
-            "(`{card:gen}`), for a front end that writes the values its own way (player names).")
-PARAMS = ("The values of `template`: a seat as its number (from 0, as `seat` everywhere), a card as "
-          "its code, a suit as its letter, a count as a number.")
-WINNER = "Who won, if one seat did (null: nobody, or a side, which the score names)."
-
-
-def _null(field: fields.Field) -> fields.Field:
-    return Null(required=True, metadata=field.metadata)
-
-
-def union(name: str, doc: str, branches: tuple[type[ma.Schema], ...]) -> type[ma.Schema]:
-    """A schema that is exactly one of ``branches`` (a ``oneOf`` in the OpenAPI document, so a
-    generated client gets a union type). Only the document and the compiled validators read it."""
-    return type(name, (Strict,), {"__doc__": doc, "json_schema_union": branches,
-                                  "Meta": type("Meta", (Strict.Meta,), {"register": False})})
-
-
-@dataclass(frozen=True)
-class Envelope:
-    """One operation's request and answer schemas."""
-
-    request: type[ma.Schema]
-    answer: type[ma.Schema]
-
-
-@dataclass(frozen=True)
-class Parts:
-    """What the envelopes of one game are built from: its info, its own schemas, and the fields
-    several operations share."""
-
-    info: GameInfo
-    game: GameSchemas
-
-    @property
-    def prefix(self) -> str:
-        return self.game.prefix
-
-    def state(self, **metadata: str) -> fields.Nested:
-        return fields.Nested(self.game.state, required=True, metadata=metadata)
-
-    @cached_property
-    def move(self) -> TypeUnion:
-        return TypeUnion(self.game.moves, schema_name=f"{self.prefix}Move", required=True)
-
-    @cached_property
-    def match(self) -> fields.Nested:
-        return fields.Nested(self.game.match, allow_none=True, load_default=None)
-
-    @cached_property
-    def events(self) -> fields.List:
-        members = {name: self.event(name, declared) for name, declared in self.info.event_types.items()}
-        return fields.List(TypeUnion(members, schema_name=f"{self.prefix}Event", noun="event",
-                                     about="Something a move caused: one of the game's event types, "
-                                     "chosen by `type`."), required=True)
-
-    def event(self, name: str, declared: EventType) -> type[ma.Schema]:
-        members: dict[str, fields.Field] = {
-            "type": one_of([name], required=True),
-            "seat": seat(required=True, allow_none=declared.winner,
-                         metadata={"description": WINNER if declared.winner else "Who acted."}),
-        }
-        if declared.cards and declared.private:
-            members["cards"] = self.game.fields.cards(metadata={
-                **SOMETIMES, "description": "The cards, to the seats they belong to only."})
-            members["count"] = StrictInteger(required=True, metadata={"description": "How many cards."})
-        elif declared.cards:
-            members["cards"] = self.game.fields.cards(required=True)
-        if declared.points:
-            members["points"] = StrictInteger(required=True)
-        if declared.suit:
-            members["suit"] = fields.String(required=True, validate=validate.OneOf("CDHS"))
-        if declared.kinds:
-            members["kind"] = one_of(tuple(declared.kinds), required=True)
-        if declared.to:
-            members["to"] = seat(required=True, metadata={"description": "The seat the cards go to."})
-        members["text"] = fields.String(required=True, metadata={"description": TEXT})
-        title = name.title().replace("_", "")
-        return named(f"{self.prefix}{title}Event", declared.doc, members)
-
-    @cached_property
-    def seat_view(self) -> type[ma.Schema]:
-        return narrowed(self.game.view, f"{self.prefix}SeatView", "What a seat may see: its own hand, "
-                        "and what is public.", {"seat": not_null, "hand": not_null})
-
-    @cached_property
-    def spectator_view(self) -> type[ma.Schema]:
-        """A seat's view and a spectator's have operations of their own, so that each answer has
-        one type: a generated client cannot tell them apart by a field that is only ever null
-        (openapi-fetch's ``Readable`` drops such a field from the answer's type)."""
-        return narrowed(self.game.view, f"{self.prefix}SpectatorView", "What a spectator may see: what "
-                        "is public, and no hand.", {"seat": _null, "hand": _null})
-
-    @cached_property
-    def reason(self) -> type[ma.Schema]:
-        codes = [r.value for r in self.info.reasons]
-        return named(f"{self.prefix}Reason", "Why a move is illegal.", {
-            "code": fields.String(required=True, validate=validate.OneOf(codes)),
-            "rule": fields.String(required=True, metadata={"description": "the rule it enforces"}),
-            "message": fields.String(required=True, metadata={"description": MESSAGE}),
-            "template": fields.String(required=True, metadata={"description": TEMPLATE}),
-            "params": fields.Dict(keys=fields.String(), required=True, metadata={"description": PARAMS}),
-        })
-
-    @cached_property
-    def record(self) -> type[ma.Schema]:
-        return self.branch("HandRecord", RECORD, {
-            "start": self.state(description="Usually the state `deal` answered."),
-            "moves": fields.List(self.move, required=True, validate=validate.Length(max=MAX_RECORD_MOVES)),
-        })
-
-    @cached_property
-    def weighed(self) -> type[ma.Schema]:
-        return self.answer("WeighedMove", "A move the computer player weighed, and its value.", {
-            "move": self.move,
-            "value": fields.Float(required=True, allow_none=True, metadata={"description": VALUE})})
-
-    def branch(self, name: str, doc: str, members: dict[str, Any]) -> type[ma.Schema]:
-        return named(self.prefix + name, doc, members)
-
-    def answer(self, name: str, doc: str, members: dict[str, Any]) -> type[ma.Schema]:
-        return answered(self.branch(name, doc, members))
-
+from service.wire.fields import StrictBoolean, StrictInteger
+from service.wire.schemas import one_of, seat
 
 # --- deal -------------------------------------------------------------------------------------
 
@@ -212,7 +53,18 @@ def _table(p: Parts) -> dict[str, fields.Field]:
     }
 
 
-def deal(p: Parts) -> Envelope:
+def deal(p: Parts, mode: Mode) -> Envelope:
+    """An open deal is seeded by the client or given its deck, and answers the state; a sealed deal
+    joins the client's seed to the server's and answers a token and seat keys."""
+    if mode is Mode.SEALED:
+        return Envelope(p.branch("SealedDealIn", "Deal a new sealed hand.", {
+            **_table(p), **_sealed_seed(),
+        }), p.answer("SealedDealt", "The new sealed hand: its token and seat keys.", {
+            "token": token(HAND_TOKEN, required=True),
+            "seat_keys": fields.List(fields.String(), required=True, metadata={
+                "description": "One secret per seat, by seat: give each player only their own."}),
+            **_sealed_dealt(),
+        }))
     request = p.branch("DealIn", "Deal a new hand.", {
         **_table(p),
         "seed": fields.String(validate=validate.Length(1, 256), allow_none=True, load_default=None,
@@ -230,6 +82,14 @@ def deal(p: Parts) -> Envelope:
     }))
 
 
+def _sealed_seed() -> dict[str, fields.Field]:
+    return {
+        "seed": fields.String(validate=validate.Length(1, MAX_CLIENT_SEED), allow_none=True,
+                              load_default=None, metadata={"description": SEALED_SEED}),
+        "match_token": token(MATCH_TOKEN, allow_none=True, load_default=None),
+    }
+
+
 def _sealed_dealt() -> dict[str, fields.Field]:
     """What every sealed deal answers besides its token and keys."""
     return {
@@ -244,36 +104,20 @@ def _sealed_dealt() -> dict[str, fields.Field]:
     }
 
 
-def sealed_deal(p: Parts) -> Envelope:
-    request = p.branch("SealedDealIn", "Deal a new sealed hand.", {
-        **_table(p),
-        "seed": fields.String(validate=validate.Length(1, MAX_CLIENT_SEED), allow_none=True,
-                              load_default=None, metadata={"description": SEALED_SEED}),
-        "match_token": token(MATCH_TOKEN, allow_none=True, load_default=None),
-    })
-    return Envelope(request, p.answer("SealedDealt", "The new sealed hand: its token and seat keys.", {
-        "token": token(HAND_TOKEN, required=True),
-        "seat_keys": fields.List(fields.String(), required=True, metadata={
-            "description": "One secret per seat, by seat: give each player only their own."}),
-        **_sealed_dealt(),
-    }))
-
-
 COMPUTER_KEY = ("The key that has the server play the computer player's seats of this hand "
                 "(`sealed/computer-move`), without holding their seat keys.")
 
 
-def sealed_deal_against_computer(p: Parts) -> Envelope:
-    request = p.branch("SealedDealAgainstComputerIn", "Deal a new sealed hand to a person at `seat`, "
+def deal_against_computer(p: Parts, mode: Mode) -> Envelope:
+    """Sealed only: no other seat's key may reach the person's client."""
+    request = p.branch(mode.named("DealAgainstComputerIn"), "Deal a new sealed hand to a person at `seat`, "
                        "the computer player at every other seat.", {
         **_table(p),
         "seat": seat(load_default=0, metadata={"description": "The person's seat; default 0."}),
-        "seed": fields.String(validate=validate.Length(1, MAX_CLIENT_SEED), allow_none=True,
-                              load_default=None, metadata={"description": SEALED_SEED}),
-        "match_token": token(MATCH_TOKEN, allow_none=True, load_default=None),
+        **_sealed_seed(),
     })
-    return Envelope(request, p.answer("SealedDealtAgainstComputer", "The new sealed hand: its token, the "
-                                      "person's seat key, and the computer key.", {
+    return Envelope(request, p.answer(mode.named("DealtAgainstComputer"), "The new sealed hand: its token, "
+                                      "the person's seat key, and the computer key.", {
         "token": token(HAND_TOKEN, required=True),
         "seat": seat(required=True, metadata={"description": "The person's seat."}),
         "seat_key": fields.String(required=True, metadata={"description": "The person's seat key: no "
@@ -283,24 +127,28 @@ def sealed_deal_against_computer(p: Parts) -> Envelope:
     }))
 
 
-def sealed_computer_move(p: Parts) -> Envelope:
-    request = p.branch("SealedComputerMoveIn", "A sealed hand whose seat to move the computer key plays, "
-                       "and the search's budget.", {
+def computer_move(p: Parts, mode: Mode) -> Envelope:
+    """Sealed only: the computer key plays the seats it was dealt for."""
+    request = p.branch(mode.named("ComputerMoveIn"), "A sealed hand whose seat to move the computer key "
+                       "plays, and the search's budget.", {
         "token": token(HAND_TOKEN, required=True),
         "computer_key": seat_key(COMPUTER_KEY, required=True),
-        "budget_ms": _search(p)["budget_ms"],
-        "seed": _search(p)["seed"],
+        "budget_ms": _search()["budget_ms"],
+        "seed": _search()["seed"],
     })
-    return Envelope(request, p.answer("SealedComputerMoved", "The computer player's move, made: the new "
-                                      "token, and the events as everyone may see them (each seat reads "
-                                      "its own with `sealed/events`).", {
+    return Envelope(request, p.answer(mode.named("ComputerMoved"), "The computer player's move, made: the "
+                                      "new token, and the events as everyone may see them (each seat "
+                                      "reads its own with `sealed/events`).", {
         "seat": seat(required=True, metadata={"description": "The seat the computer player moved."}),
         "token": token(HAND_TOKEN, required=True),
-        "public_events": fields.List(p.events.inner, required=True, metadata={
-            "description": "The events as a spectator sees them."}),
+        "public_events": _public_events(p, "The events as a spectator sees them."),
         "to_move": seat(allow_none=True, required=True),
         **SEALED_IDS,
     }))
+
+
+def _public_events(p: Parts, description: str) -> fields.List:
+    return fields.List(p.events.inner, required=True, metadata={"description": description})
 
 
 # --- validate -------------------------------------------------------------------------------
@@ -313,36 +161,28 @@ def _illegal(p: Parts) -> dict[str, fields.Field]:
             "reason": fields.Nested(p.reason, required=True)}
 
 
-def validate_move(p: Parts) -> Envelope:
-    request = p.branch("ValidateIn", "A state and a proposed move.", {"state": p.state(), "move": p.move})
-    return Envelope(request, union(f"{p.prefix}ValidateOut", "legal: the next state and the events; "
-                                   "illegal: the reason.", (
-        p.answer("ValidateLegal", "The move is legal: the next state and what the move caused.", {
-            **LEGAL, "state": p.state(), "events": p.events}),
-        p.answer("ValidateIllegal", "The move is illegal: why, and the rule it breaks.", _illegal(p)),
-    )))
-
-
-def sealed_validate(p: Parts) -> Envelope:
-    request = p.branch("SealedValidateIn", "A sealed hand, the mover's seat key and a proposed move.", {
-        "token": token(HAND_TOKEN, required=True),
-        "seat_key": seat_key("The mover's seat key (403 with another seat's).", required=True),
-        "move": p.move,
-    })
-    return Envelope(request, union(f"{p.prefix}SealedValidateOut", "legal: the new token and the "
-                                   "events; illegal: the reason.", (
-        p.answer("SealedValidateLegal", "The move is legal: the new token, and the events as the mover "
-                 "and as everyone may see them (they are enough to follow one's hand; `sealed/view` "
-                 "shows it all).", {
-            **LEGAL, "token": token(HAND_TOKEN, required=True),
-            "events": p.events,
-            "public_events": fields.List(p.events.inner, required=True, metadata={
-                "description": "The events as a spectator sees them: what a relay may send to every "
-                "seat."}),
-            "to_move": seat(allow_none=True, required=True), **SEALED_IDS}),
-        p.answer("SealedValidateIllegal", "The move is illegal; the token stays as it was.",
-                 {**_illegal(p), **SEALED_IDS}),
-    )))
+def validate_move(p: Parts, mode: Mode) -> Envelope:
+    mover = mode.choose({}, {"seat_key": seat_key("The mover's seat key (403 with another seat's).",
+                                                  required=True)})
+    request = p.branch(mode.named("ValidateIn"), mode.choose(
+        "A state and a proposed move.", "A sealed hand, the mover's seat key and a proposed move."),
+        {**held(p, mode), **mover, "move": p.move})
+    told = mode.choose({}, {
+        "public_events": _public_events(p, "The events as a spectator sees them: what a relay may send to "
+                                           "every seat."),
+        "to_move": seat(allow_none=True, required=True), **SEALED_IDS})
+    legal = p.answer(mode.named("ValidateLegal"), mode.choose(
+        "The move is legal: the next state and what the move caused.",
+        "The move is legal: the new token, and the events as the mover and as everyone may see them "
+        "(they are enough to follow one's hand; `sealed/view` shows it all)."),
+        {**LEGAL, **held(p, mode), "events": p.events, **told})
+    illegal = p.answer(mode.named("ValidateIllegal"), mode.choose(
+        "The move is illegal: why, and the rule it breaks.",
+        "The move is illegal; the token stays as it was."),
+        {**_illegal(p), **ids(mode)})
+    return Envelope(request, union(p.prefix + mode.named("ValidateOut"), mode.choose(
+        "legal: the next state and the events; illegal: the reason.",
+        "legal: the new token and the events; illegal: the reason."), (legal, illegal)))
 
 
 # --- legal-moves and view -------------------------------------------------------------------
@@ -360,60 +200,42 @@ def _listing(p: Parts) -> dict[str, fields.Field]:
             **families}
 
 
-def legal_moves(p: Parts) -> Envelope:
-    request = p.branch("LegalMovesIn", "A state, and optionally the seat asking.", {
-        "state": p.state(),
-        "seat": seat(allow_none=True, load_default=None, metadata={
-            "description": f"{LISTED_SEAT}; default: the seat to move."}),
+def legal_moves(p: Parts, mode: Mode) -> Envelope:
+    request = p.branch(mode.named("LegalMovesIn"), mode.choose(
+        "A state, and optionally the seat asking.", "A sealed hand and the asking seat's key."), {
+        **held(p, mode),
+        **asking(mode, required=False, seat_doc=f"{LISTED_SEAT}; default: the seat to move.",
+                 key_doc=f"{LISTED_SEAT}; without a key (a spectator) the list is empty."),
     })
-    return Envelope(request, p.answer("LegalMovesOut", "Every legal move, as validate takes it.",
-                                      _listing(p)))
+    return Envelope(request, p.answer(mode.named("LegalMovesOut"), mode.choose(
+        "Every legal move, as validate takes it.",
+        "Every legal move of the asking seat, as validate takes it."),
+        {**_listing(p), **ids(mode)}))
 
 
-def sealed_legal_moves(p: Parts) -> Envelope:
-    request = p.branch("SealedLegalMovesIn", "A sealed hand and the asking seat's key.", {
-        "token": token(HAND_TOKEN, required=True),
-        "seat_key": seat_key(f"{LISTED_SEAT}; without a key (a spectator) the list is empty."),
+def view(p: Parts, mode: Mode) -> Envelope:
+    request = p.branch(mode.named("ViewIn"), mode.choose(
+        "A state and the seat looking.", "A sealed hand and the looking seat's key."), {
+        **held(p, mode),
+        **asking(mode, required=True, seat_doc="The seat looking (a spectator: `spectator-view`).",
+                 key_doc="The looking seat's key (a spectator: `sealed/spectator-view`)."),
     })
-    return Envelope(request, p.answer("SealedLegalMovesOut", "Every legal move of the asking seat, as "
-                                      "validate takes it.", {**_listing(p), **SEALED_IDS}))
+    return Envelope(request, p.answer(mode.named("ViewOut"), "What the seat may see.", {
+        "view": fields.Nested(p.seat_view, required=True), **ids(mode)}))
 
 
-def view(p: Parts) -> Envelope:
-    request = p.branch("ViewIn", "A state and the seat looking.", {
-        "state": p.state(),
-        "seat": seat(required=True, metadata={"description": "The seat looking (a spectator: "
-                                                              "`spectator-view`)."}),
-    })
-    return Envelope(request, p.answer("ViewOut", "What the seat may see.", {
-        "view": fields.Nested(p.seat_view, required=True)}))
+def spectator_view(p: Parts, mode: Mode) -> Envelope:
+    request = p.branch(mode.named("SpectatorViewIn"), mode.choose("A state.", "A sealed hand."),
+                       held(p, mode))
+    return Envelope(request, p.answer(mode.named("SpectatorViewOut"), "What a spectator may see.", {
+        "view": fields.Nested(p.spectator_view, required=True), **ids(mode)}))
 
 
-def spectator_view(p: Parts) -> Envelope:
-    request = p.branch("SpectatorViewIn", "A state.", {"state": p.state()})
-    return Envelope(request, p.answer("SpectatorViewOut", "What a spectator may see.", {
-        "view": fields.Nested(p.spectator_view, required=True)}))
-
-
-def sealed_view(p: Parts) -> Envelope:
-    request = p.branch("SealedViewIn", "A sealed hand and the looking seat's key.", {
-        "token": token(HAND_TOKEN, required=True),
-        "seat_key": seat_key("The looking seat's key (a spectator: `sealed/spectator-view`).", required=True),
-    })
-    return Envelope(request, p.answer("SealedViewOut", "What the seat may see.", {
-        "view": fields.Nested(p.seat_view, required=True), **SEALED_IDS}))
-
-
-def sealed_spectator_view(p: Parts) -> Envelope:
-    request = p.branch("SealedSpectatorViewIn", "A sealed hand.", {"token": token(HAND_TOKEN, required=True)})
-    return Envelope(request, p.answer("SealedSpectatorViewOut", "What a spectator may see.", {
-        "view": fields.Nested(p.spectator_view, required=True), **SEALED_IDS}))
-
-
-def sealed_events(p: Parts) -> Envelope:
-    request = p.branch("SealedEventsIn", "A sealed hand, the asking seat's key (none: a spectator), "
+def events(p: Parts, mode: Mode) -> Envelope:
+    """Sealed only: an open client has every event it was answered."""
+    request = p.branch(mode.named("EventsIn"), "A sealed hand, the asking seat's key (none: a spectator), "
                        "and the last move whose events the seat has.", {
-        "token": token(HAND_TOKEN, required=True),
+        **held(p, mode),
         "seat_key": seat_key("The asking seat's key; without one, the events a spectator sees."),
         "since": StrictInteger(validate=validate.Range(0, MAX_RECORD_MOVES), load_default=0, metadata={
             "description": "The last move number whose events the seat has (0: from the deal). "
@@ -423,11 +245,11 @@ def sealed_events(p: Parts) -> Envelope:
         "move_number": StrictInteger(required=True, metadata={"description": "The move's number, from 1."}),
         "events": p.events,
     })
-    return Envelope(request, p.answer("SealedEventsOut", "The events of every move after `since`, as "
+    return Envelope(request, p.answer(mode.named("EventsOut"), "The events of every move after `since`, as "
                                       "the seat may see them: its own cards, another seat's hidden "
                                       "ones as their number.", {
         "moves": fields.List(fields.Nested(moved), required=True),
-        "to_move": seat(allow_none=True, required=True), **SEALED_IDS}))
+        "to_move": seat(allow_none=True, required=True), **ids(mode)}))
 
 
 # --- suggest ----------------------------------------------------------------------------------
@@ -438,11 +260,6 @@ SAMPLES = ("Deals of the unseen cards to weigh the moves on, at most: the same s
            "the same move (on the same release). Without `budget_ms`, the search still stops at the "
            "server's SUGGEST_MAX_BUDGET_MS. Past SUGGEST_MAX_SAMPLES (10,000 unless set): a 422.")
 SEARCH_SEED = "Any string; the same seed and sample count give the same answer. Omitted: drawn, and returned."
-VALUE = ("The move's mean value for the seat over the samples, in the game's hand-score units: what its "
-         "side's hand score would beat the others' by (README, \"Computer player\"). Null for a move "
-         "that was not weighed: the only legal move, answered at once.")
-
-
 LEVEL = ("The computer player's level, instead of `budget_ms` and `samples`: 1 to 5, or by name, "
          + ", ".join(f"{lv.number} `{lv.name}`" for lv in LEVELS)
          + ". Levels 1 and 2 play the game's greedy player's move, with random slips (40 % and 10 % of "
@@ -457,7 +274,7 @@ def _not_a_boolean(value: object) -> None:
         raise ValidationError("Must be one of the levels.")
 
 
-def _search(p: Parts) -> dict[str, fields.Field]:
+def _search() -> dict[str, fields.Field]:
     return {
         "budget_ms": StrictInteger(validate=validate.Range(1, 60_000), allow_none=True, load_default=None,
                                    metadata={"description": BUDGET}),
@@ -490,37 +307,31 @@ SUGGEST_RECORD = (
     "player failed to follow, cards it saw go into a hand. A sealed hand's token holds its record.")
 
 
-def suggest(p: Parts) -> Envelope:
-    request = p.branch("SuggestIn", "A state, the seat to advise, and the search's budget; and, when "
-                       "the client has it, the record that led to the state.", {
-        "state": p.state(),
-        "seat": seat(required=True, metadata={"description": "The seat to advise: the search reads only "
-                                                              "what this seat may see."}),
-        "record": fields.Nested(p.record, metadata={"description": SUGGEST_RECORD}),
-        **_search(p),
+def suggest(p: Parts, mode: Mode) -> Envelope:
+    record = {} if mode is Mode.SEALED else {
+        "record": fields.Nested(p.record, metadata={"description": SUGGEST_RECORD})}
+    request = p.branch(mode.named("SuggestIn"), mode.choose(
+        "A state, the seat to advise, and the search's budget; and, when the client has it, the record "
+        "that led to the state.", "A sealed hand, the advised seat's key, and the search's budget."), {
+        **held(p, mode),
+        **asking(mode, required=True, key_doc="The advised seat's key.",
+                 seat_doc="The seat to advise: the search reads only what this seat may see."),
+        **record, **_search(),
     })
-    return Envelope(request, p.answer("SuggestOut", "The computer player's move, and what it weighed.",
-                                      _suggestion(p)))
-
-
-def sealed_suggest(p: Parts) -> Envelope:
-    request = p.branch("SealedSuggestIn", "A sealed hand, the advised seat's key, and the search's "
-                       "budget.", {
-        "token": token(HAND_TOKEN, required=True),
-        "seat_key": seat_key("The advised seat's key.", required=True),
-        **_search(p),
-    })
-    return Envelope(request, p.answer("SealedSuggestOut", "The computer player's move for the seat, and "
-                                      "what it weighed.", {**_suggestion(p), **SEALED_IDS}))
+    return Envelope(request, p.answer(mode.named("SuggestOut"), mode.choose(
+        "The computer player's move, and what it weighed.",
+        "The computer player's move for the seat, and what it weighed."), {**_suggestion(p), **ids(mode)}))
 
 
 # --- score ------------------------------------------------------------------------------------
 
-RECORD = ("A hand played elsewhere: the state it started from and every move, in order. Each move is "
-          "checked and applied; the first illegal one is a 422 at its index.")
 
-
-def score(p: Parts) -> Envelope:
+def score(p: Parts, mode: Mode) -> Envelope:
+    """An open hand is sent as its final state or its record; a sealed one answers its record and seeds,
+    so that anyone can check the deal and every move."""
+    if mode is Mode.SEALED:
+        return Envelope(p.branch("SealedScoreIn", "A finished sealed hand (its standing is in the token).",
+                                 held(p, mode)), _sealed_scored(p))
     request = p.branch("ScoreIn", "A finished hand, as its final `state` or as its `record` (one of "
                        "them), and the match so far.", {
         "state": fields.Nested(p.game.state, metadata={"description": "The final state."}),
@@ -534,11 +345,9 @@ def score(p: Parts) -> Envelope:
     }))
 
 
-def sealed_score(p: Parts) -> Envelope:
-    request = p.branch("SealedScoreIn", "A finished sealed hand (its standing is in the token).", {
-        "token": token(HAND_TOKEN, required=True)})
-    return Envelope(request, p.answer("SealedScoreOut", "The hand's breakdown, the updated match, and "
-                                      "all it takes to check the hand: the seeds and the record.", {
+def _sealed_scored(p: Parts) -> type[ma.Schema]:
+    return p.answer("SealedScoreOut", "The hand's breakdown, the updated match, and all it takes to "
+                    "check the hand: the seeds and the record.", {
         "hand": fields.Nested(p.game.hand_score, required=True),
         "match": fields.Nested(p.game.match, required=True),
         "state": p.state(description="The final state."),
@@ -556,25 +365,4 @@ def sealed_score(p: Parts) -> Envelope:
             "description": "How the deck follows from the joined seed (README)."}),
         "match_id": fields.String(required=True, metadata={"description": "The match's id."}),
         **SEALED_IDS,
-    }))
-
-
-OPEN: dict[str, Callable[[Parts], Envelope]] = {
-    "deal": deal, "validate": validate_move, "legal_moves": legal_moves, "view": view,
-    "spectator_view": spectator_view, "suggest": suggest, "score": score,
-}
-"""Each open operation's envelope builder, by the operation's name."""
-SEALED: dict[str, Callable[[Parts], Envelope]] = {
-    "deal": sealed_deal, "validate": sealed_validate, "legal_moves": sealed_legal_moves,
-    "view": sealed_view, "spectator_view": sealed_spectator_view, "events": sealed_events,
-    "suggest": sealed_suggest, "score": sealed_score,
-    "deal_against_computer": sealed_deal_against_computer, "computer_move": sealed_computer_move,
-}
-"""Each sealed operation's envelope builder."""
-
-
-def envelopes(info: GameInfo, game: GameSchemas) -> tuple[dict[str, Envelope], dict[str, Envelope]]:
-    """Every operation's envelope for one game: the open ones, and the sealed ones."""
-    parts = Parts(info, game)
-    return ({operation: build(parts) for operation, build in OPEN.items()},
-            {operation: build(parts) for operation, build in SEALED.items()})
+    })

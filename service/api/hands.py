@@ -1,32 +1,18 @@
-"""A request's hand, read from where the body holds it: a state (open mode), a record of moves
-(open mode's score), or a sealed token (``service.api.sealed``); and a deal's table, as the body
-asks for it. Every operation asks its hand (or table) for what it needs, acts through the game,
+"""What a request's hand is, in either mode, and what both modes' hands share: the move read at
+its pointer, a seat checked against the table, a refusal told to its mover. The open mode's hands
+are in ``service.api.open_hands``, the sealed mode's in ``service.api.sealed``; every operation
+(``service.api.operations``) asks its hand (or table) for what it needs, acts through the game,
 and lets the hand shape the answer: this is where the modes differ, and the only place."""
 
 from __future__ import annotations
 
-import secrets
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any, Protocol
 
-from service.api.events import EVERY_SEAT, spoken, told
 from service.api.languages import current as current_language
-from service.cards import DeckSource, SeedStream
-from service.errors import (
-    BadSeat,
-    FieldError,
-    HandNotFinished,
-    IllegalMove,
-    IllegalRecordedMove,
-    InvalidDeck,
-    InvalidState,
-    RecordMismatch,
-    SchemaViolation,
-)
+from service.cards import DeckSource
+from service.errors import BadSeat, IllegalMove, SchemaViolation
 from service.games.base import DealSetup, Event, Game, Wire
-from service.games.decks import GivenOrder
-from service.i18n import quoted, translate
+from service.i18n import translate
 from service.i18n.cards import Vocabulary
 
 
@@ -92,103 +78,6 @@ def seated(seat: int | None, seats: int, at: str) -> int | None:
     return seat
 
 
-class OpenHand:
-    """The state the body sends, and the seat it names; with a ``record`` (``suggest``), the
-    hand's start and moves, which must lead to that state."""
-
-    def __init__(self, game: Game[Any, Any], body: Wire) -> None:
-        self.game = game
-        try:
-            self.state = game.load_state(body["state"])
-        except InvalidState as error:
-            raise error.within("/state") from None
-        self.seats = game.seats(self.state)
-        self.seat = seated(body.get("seat"), self.seats, "/seat")
-        self.match: Wire | None = body.get("match")
-        self.record: Wire | None = body.get("record")
-
-    def asking(self, to_move: int | None) -> int | None:
-        return to_move if self.seat is None else self.seat
-
-    def move(self, wire: Wire) -> Any:
-        seated(wire["seat"], self.seats, "/move/seat")
-        return load_move(self.game, wire, "/move")
-
-    def current(self) -> None:
-        return None  # an open state is whatever the client says it is
-
-    def refused(self, refusal: IllegalMove, mover: int) -> Wire:
-        return {"legal": False, "reason": refusal_wire(refusal, self.game.info.vocabulary, mover)}
-
-    def moved(self, move: Any, state: Any, events: list[Event]) -> Wire:
-        info = self.game.info
-        told_all = told(info.event_types, events, EVERY_SEAT)
-        return {"legal": True, "state": self.game.dump_state(state),
-                "events": spoken(info.event_types, told_all, None, current_language(), info.vocabulary)}
-
-    def answer(self, wire: Wire) -> Wire:
-        return wire
-
-    @contextmanager
-    def finishing(self) -> Iterator[None]:
-        yield  # the game names the state's own field (`/state/status`, `/state/phase`)
-
-    def scored(self, answer: Wire) -> Wire:
-        return {**answer, "state": self.game.dump_state(self.state)}
-
-    def history(self) -> list[tuple[Any, Any]]:
-        if self.record is None:
-            return []
-        history, final = replayed(self.game, self.record)
-        if self.game.dump_state(final) != self.game.dump_state(self.state):
-            raise RecordMismatch("/record", "the record's moves lead to another state than the one sent")
-        return history
-
-
-def replayed(game: Game[Any, Any], record: Wire) -> tuple[list[tuple[Any, Any]], Any]:
-    """A record's moves, each checked as ``validate`` would and applied, with the state each was
-    made in, and the state they lead to; the first one the rules refuse is a 422 at its index."""
-    try:
-        state = game.load_state(record["start"])
-    except InvalidState as error:
-        raise error.within("/record/start") from None
-    seats, history = game.seats(state), []
-    for index, wire_move in enumerate(record["moves"]):
-        at = f"/record/moves/{index}"
-        seated(wire_move["seat"], seats, f"{at}/seat")
-        move = load_move(game, wire_move, at)
-        try:
-            game.check(state, move)
-        except IllegalMove as refusal:
-            raise IllegalRecordedMove(at, "move {index} is illegal here: {reason}: {refusal}",
-                                      index=index, reason=refusal.reason,
-                                      refusal=quoted(refusal.message)) from None
-        history.append((state, move))
-        state, _ = game.apply(state, move)
-    return history, state
-
-
-class RecordHand(OpenHand):
-    """A hand sent as its start and every move (``score``): the state they lead to, each move
-    checked as ``validate`` would; the first one the rules refuse is a 422 at its index."""
-
-    def __init__(self, game: Game[Any, Any], body: Wire) -> None:
-        self.game, self.record = game, body["record"]
-        self.moves, self.state = replayed(game, self.record)
-        self.seats, self.seat = game.seats(self.state), None
-        self.match = body.get("match")
-
-    @contextmanager
-    def finishing(self) -> Iterator[None]:
-        try:
-            yield
-        except HandNotFinished:
-            raise HandNotFinished("/record/moves", "the moves stop before the hand is over") from None
-
-    def history(self) -> list[tuple[Any, Any]]:
-        return self.moves
-
-
 class Table(Protocol):
     """A deal as one request asks for it."""
 
@@ -199,31 +88,3 @@ class Table(Protocol):
         """A context for the deal: its refusals, told at what the body sent."""
 
     def dealt(self, state: Any) -> Wire: ...
-
-
-class OpenTable:
-    """An open deal: the seed's shuffle (a seed drawn from the OS when none is sent), or the deck
-    given in its dealing order."""
-
-    def __init__(self, game: Game[Any, Any], body: Wire) -> None:
-        self.game, self.seed = game, body.get("seed")
-        self.setup = DealSetup(body.get("players", game.info.default_players), body.get("dealer"),
-                               body.get("options", {}), body.get("match"))
-        if body.get("deck") is None:
-            self.seed = self.seed or secrets.token_hex(16)
-            self.source: DeckSource = SeedStream(self.seed)
-        elif self.seed is not None:
-            raise SchemaViolation("send a seed or a deck, not both",
-                                  (FieldError("/deck", "a deal takes a seed or a deck, not both"),))
-        else:
-            self.source = GivenOrder(body["deck"])
-
-    @contextmanager
-    def dealing(self) -> Iterator[None]:
-        try:
-            yield
-        except InvalidDeck as wrong:
-            raise wrong.within("/deck") from None
-
-    def dealt(self, state: Any) -> Wire:
-        return {"seed": self.seed, "shuffle": self.source.VERSION, "state": self.game.dump_state(state)}

@@ -86,7 +86,7 @@ def _default_as_words(ret: dict[str, Any]) -> None:
 
 class SchemaKeywords(BasePlugin):
     """What marshmallow fields cannot say: a schema class with ``json_schema_union`` (``union()``
-    in ``service.api.envelopes`` sets it) is a ``oneOf`` of its branches."""
+    in ``service.api.parts`` sets it) is a ``oneOf`` of its branches."""
 
     def init_spec(self, spec: APISpec) -> None:
         super().init_spec(spec)

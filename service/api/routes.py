@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from functools import wraps
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
@@ -14,11 +13,11 @@ import orjson
 from flask import Response
 
 from service.api import metering
-from service.api.envelopes import Envelope, envelopes
 from service.api.languages import current as current_language
 from service.api.limits import SearchLimits
-from service.api.operations import OpenOperations, SealedOperations
 from service.api.parsing import CompiledParser
+from service.api.parts import Envelope, Parts
+from service.api.paths import OpenPaths, Post, SealedPaths
 from service.api.schemas import GameDetail, GameList, Health, Problem
 from service.cards import CARDS, SeedStream
 from service.config import Settings
@@ -107,42 +106,6 @@ def _descriptions(info: GameInfo, lang: str) -> Wire:
     }
 
 
-def served_directly(bp: Any, schema: type) -> Any:
-    """Keep what flask-smorest's ``arguments`` and ``response`` decorators documented, and serve
-    the view without their per-request wrappers: the view parses its body with the compiled
-    parser (``bp.ARGUMENTS_PARSER``, as ``arguments`` would) and returns its own ``Response`` (which
-    ``response`` would pass through). Place it right under ``@bp.route``.
-
-    A bypass, kept for its measured gain (Sixty-six and Bura, validate, legal-moves and view):
-    the two wrappers (webargs' ``use_args``, ``current_app.ensure_sync``, the tuple unpacking)
-    cost 12-20 µs a request in process through the whole WSGI app (Sixty-six validate: 123-128
-    µs with them, 108 without), and 0.05 of the ratio to the bare-Flask ceiling live (0.80 with
-    them, 0.85 without: the mean of 12 rows, `make bench` A B A B). The GET paths use the
-    decorators as designed.
-    """
-    parse = bp.ARGUMENTS_PARSER.parse
-
-    def decorate(documented: Any) -> Any:
-        view = inspect.unwrap(documented)
-
-        @wraps(view)
-        def served() -> Response:
-            return view(parse(schema))  # type: ignore[no-any-return]
-
-        served._apidoc = documented._apidoc  # type: ignore[attr-defined]
-        return served
-    return decorate
-
-
-def _documented_errors(bp: Any, *statuses: int) -> Any:
-    def decorate(view: Any) -> Any:
-        for status in statuses:
-            view = bp.alt_response(status, schema=Problem, content_type="application/problem+json",
-                                   description=POST_ERRORS[status])(view)
-        return view
-    return decorate
-
-
 def meta_blueprint(blueprint_class: Any, games: Mapping[str, Game[Any, Any]]) -> Any:
     bp = blueprint_class("meta", __name__, description="Liveness and the list of games.")
 
@@ -186,97 +149,14 @@ def _examples(game: Game[Any, Any]) -> dict[str, Wire]:
     }
 
 
-@dataclass(frozen=True)
-class Operation:
-    """One POST path of every game: its operationId's verb, its summary and description (the
-    docstring of its view), and the statuses of its own besides those of every POST (the seat
-    key's 403)."""
-
-    name: str
-    path: str
-    verb: str
-    doc: str
-    errors: tuple[int, ...] = ()
-
-
-SEAT_KEY = (403,)
-GUARDED = (403, 409, 503)
-"""A sealed move's: the seat key's, and the replay guard's."""
-SEARCHING = (503,)
-"""The computer player's: every search slot taken (a sealed one also has GUARDED's)."""
-RECORDED = (503,)
-"""A sealed deal's: the replay guard's store did not answer."""
-SUGGEST = """\
-    The computer player's move for {seat}, chosen only from what that seat may see, within a time
-    budget, with the value it found for each move it weighed (README, "Computer player"). 422 of
-    type `no-move` when the seat has no move to make now; 422 of type `over-budget` naming
-    `/budget_ms` or `/samples` past the server's limits; 503 of type `computer-busy`, with
-    `Retry-After`, when the server is already running as many searches as it allows at once."""
-OPEN = (
-    Operation("deal", "/deal", "Deal", """\
-        Deal a hand: reproducibly from the seed (shuffle v1, see the README), or in the order
-        of a given `deck` (for tests, replays of a reported deal, and duplicate play)."""),
-    Operation("validate", "/validate", "Validate",
-              "Is the move legal? If so, the next state and the events it caused."),
-    Operation("legal_moves", "/legal-moves", "LegalMoves",
-              "Every legal move of the seat to move (or of `seat`, out-of-turn moves included)."),
-    Operation("view", "/view", "View", "What one seat may see."),
-    Operation("spectator_view", "/spectator-view", "SpectatorView", "What a spectator may see."),
-    Operation("suggest", "/suggest", "Suggest", SUGGEST.format(seat="the seat"), errors=SEARCHING),
-    Operation("score", "/score", "Score", """\
-        Score a finished hand and carry the match forward (422 if the hand is not over). The hand
-        is its final state, or a record: a start state and every move, each checked and applied."""),
-)
-SEALED = (
-    Operation("deal", "/sealed/deal", "SealedDeal", """\
-        Deal a sealed hand: a token the client cannot read or forge, one key per seat, and the
-        commitment to the server's seed (README, "Sealed mode").""", errors=RECORDED),
-    Operation("validate", "/sealed/validate", "SealedValidate", """\
-        Is the mover's move legal? If so, the new token, and the events as the mover and as
-        everyone may see them. With the server's replay guard, only the hand's latest token
-        plays (409 for an older one).""", errors=GUARDED),
-    Operation("legal_moves", "/sealed/legal-moves", "SealedLegalMoves",
-              "Every legal move of the seat whose key is sent (none without a key).", errors=SEAT_KEY),
-    Operation("view", "/sealed/view", "SealedView", "What the seat whose key is sent may see.",
-              errors=SEAT_KEY),
-    Operation("spectator_view", "/sealed/spectator-view", "SealedSpectatorView", "What a spectator may see."),
-    Operation("events", "/sealed/events", "SealedEvents", """\
-        The events of every move after `since`, as the seat whose key is sent may see them (its
-        own draws with their cards, another seat's as counts); without a key, a spectator's.""",
-              errors=SEAT_KEY),
-    Operation("suggest", "/sealed/suggest", "SealedSuggest",
-              SUGGEST.format(seat="the seat whose key is sent") + """
-    With the server's replay guard, a token the hand has moved past is a 409, before any search.""",
-              errors=GUARDED),
-    Operation("score", "/sealed/score", "SealedScore", """\
-        Score a finished sealed hand: the breakdown, the standing sealed for the next deal, the
-        seeds and the whole record, so that anyone can check the deal and every move."""),
-    Operation("deal_against_computer", "/sealed/deal-against-computer", "SealedDealAgainstComputer", """\
-        Deal a sealed hand for a person against the computer player: the token, the person's seat
-        key only, and a computer key with which the server plays every other seat
-        (`sealed/computer-move`), so that a browser never holds another seat's key (README, "A
-        table against the computer").""", errors=RECORDED),
-    Operation("computer_move", "/sealed/computer-move", "SealedComputerMove", """\
-        The computer player's move at the seat to move, chosen from that seat's view within the
-        budget and made: the new token and the public events. 422 of type `no-move` when the seat
-        to move is not one the key plays; 403 for another hand's key. With the server's replay
-        guard, asked again on the same token it answers the move already made (whatever the
-        seed), and on a token the hand has moved past it is a 409, both before any search; 503 of
-        type `computer-busy` when every search slot is taken.""", errors=GUARDED),
-)
-
-
 def game_blueprint(blueprint_class: Any, game: Game[Any, Any], parser: CompiledParser,
                    keyring: Keyring, settings: Settings, guard: ReplayGuard, search: SearchLimits) -> Any:
-    """The paths of one game, with that game's schemas: its detail, and each operation of each
-    mode served by its handler (``service.api.operations``)."""
+    """The paths of one game, with that game's schemas: its detail, and every path of each mode
+    (``service.api.paths``) with its envelope, served by its handler."""
     info = game.info
-    open_envelopes, sealed_envelopes = envelopes(info, game.schemas)
     bp = blueprint_class(info.id, __name__, url_prefix=f"/v1/games/{info.id}",
                          description=f"{info.name_en} ({info.name_ru}).")
     bp.ARGUMENTS_PARSER = parser
-    parser.expect(info.id, *(e.request for e in (*open_envelopes.values(), *sealed_envelopes.values())))
-    examples = _examples(game)
 
     @bp.route("", methods=["GET"])
     @bp.doc(operationId=_operation_id(info, "Game"), parameters=[LANG])
@@ -286,21 +166,25 @@ def game_blueprint(blueprint_class: Any, game: Game[Any, Any], parser: CompiledP
         """The game in detail: deck, card values, options, move types and reason codes."""
         return json_response(_detail(info))
 
-    most = settings.max_listing
-    modes = ((OPEN, OpenOperations(game, max_listing=most, search=search), open_envelopes),
-             (SEALED, SealedOperations(game, keyring, max_listing=most, search=search, guard=guard),
-              sealed_envelopes))
-    for operations, handlers, envelope in modes:
-        for operation in operations:
-            _register(bp, operation, getattr(handlers, operation.name), envelope[operation.name],
-                      example=examples.get(operation.path), operation_id=_operation_id(info, operation.verb))
+    most, parts = settings.max_listing, Parts(info, game.schemas)
+    modes = (OpenPaths(game, max_listing=most, search=search),
+             SealedPaths(game, keyring, max_listing=most, search=search, guard=guard))
+    # Every envelope is built before any path is documented: building an answer form renames the
+    # request form it comes from (``answers.answered``).
+    served = [(post, handler, post.envelope(parts, paths.mode)) for paths in modes
+              for post, handler in paths.handlers()]
+    parser.expect(info.id, *(envelope.request for _, _, envelope in served))
+    examples = _examples(game)
+    for post, handler, envelope in served:
+        _register(bp, post, handler, envelope, example=examples.get(post.path),
+                  operation_id=_operation_id(info, post.verb))
     return bp
 
 
 def metered_routes(game_ids: tuple[str, ...]) -> dict[str, metering.Route]:
     """Every path of the service with the labels it is counted by."""
-    modes = (("open", OPEN), ("sealed", SEALED))
-    operations = [(op.name, op.path, mode) for mode, ops in modes for op in ops]
+    operations = [(post.name, post.path, paths.mode.value) for paths in (OpenPaths, SealedPaths)
+                  for post in paths.posts()]
     return metering.routes(game_ids, operations)
 
 
@@ -310,19 +194,61 @@ def _operation_id(info: GameInfo, verb: str) -> str:
     return words[0] + "".join(w.title() for w in words[1:]) + verb
 
 
-def _register(bp: Any, operation: Operation, handler: Callable[[Wire], Wire], envelope: Envelope, *,
+def _register(bp: Any, post: Post, handler: Callable[[Wire], Wire], envelope: Envelope, *,
               example: Wire | None, operation_id: str) -> None:
+    """``handler`` served at its path, documented by flask-smorest's decorators: its body schema
+    (``arguments``), its answer (``response``), every other status it may answer, its operationId
+    and the ``lang`` parameter; its summary is the handler's docstring."""
     def view(body: Wire) -> Response:
         answer = handler(body)
         if answer.get("legal") is False:
             metering.illegal(answer["reason"]["code"])
         return json_response(answer)
 
-    view.__name__, view.__doc__ = operation.name, inspect.cleandoc(operation.doc)
+    view.__name__, view.__doc__ = post.endpoint, handler.__doc__
     documented: Any = view
-    documented = _documented_errors(bp, *operation.errors, 400, 413, 415)(documented)
+    documented = _documented_errors(bp, *post.errors, 400, 413, 415)(documented)
     documented = bp.response(200, envelope.answer)(documented)
     examples = {} if example is None else {"example": example}
     documented = bp.arguments(envelope.request, **examples)(documented)
     documented = bp.doc(operationId=operation_id, parameters=[LANG])(documented)
-    bp.route(operation.path, methods=["POST"])(served_directly(bp, envelope.request)(documented))
+    bp.route(post.path, methods=["POST"])(served_directly(bp, envelope.request)(documented))
+
+
+def served_directly(bp: Any, schema: type) -> Any:
+    """Keep what flask-smorest's ``arguments`` and ``response`` decorators documented, and serve
+    the view without their per-request wrappers: the view parses its body with the compiled
+    parser (``bp.ARGUMENTS_PARSER``, as ``arguments`` would) and returns its own ``Response`` (which
+    ``response`` would pass through). Every POST path is served so (``_register``), and only they.
+
+    The one bypass, kept for its measured cost: the two wrappers (webargs' ``use_args``,
+    ``current_app.ensure_sync`` twice, the tuple unpacking) take 8-15 µs a request on their own
+    (the view called in one request context, the fastest of 15 rounds A B A B in CPU time, two
+    runs: Sixty-six validate 8.5 and 15 µs of its 80-110, Bura view 10 and 12, Sixty-six sealed
+    view 10 and 10), and 6-28 µs of 100-220 through the whole WSGI app (Sixty-six and Bura,
+    validate, legal-moves, view and their sealed forms: every row slower with them, in both
+    runs). Live, they cost 0.05 of the ratio to the bare-Flask ceiling (0.80 with them, 0.85
+    without: the mean of 12 rows, `make bench` A B A B).
+    The GET paths use the decorators as designed.
+    """
+    parse = bp.ARGUMENTS_PARSER.parse
+
+    def decorate(documented: Any) -> Any:
+        view = inspect.unwrap(documented)
+
+        @wraps(view)
+        def served() -> Response:
+            return view(parse(schema))  # type: ignore[no-any-return]
+
+        served._apidoc = documented._apidoc  # type: ignore[attr-defined]
+        return served
+    return decorate
+
+
+def _documented_errors(bp: Any, *statuses: int) -> Any:
+    def decorate(view: Any) -> Any:
+        for status in statuses:
+            view = bp.alt_response(status, schema=Problem, content_type="application/problem+json",
+                                   description=POST_ERRORS[status])(view)
+        return view
+    return decorate

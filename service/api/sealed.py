@@ -17,10 +17,10 @@ from typing import Any
 
 import orjson
 
-from service.api.envelopes import MAX_RECORD_MOVES
 from service.api.events import EVERY_SEAT, redacted, spoken, told
 from service.api.hands import load_move, refusal_wire
 from service.api.languages import current as current_language
+from service.api.parts import MAX_RECORD_MOVES
 from service.cards import DeckSource, SeedStream
 from service.errors import (
     BadToken,

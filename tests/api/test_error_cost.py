@@ -17,7 +17,8 @@ import jsonschema_rs
 import orjson
 import pytest
 
-from service.api.parsing import MAX_COUNTED, MAX_REPORTED, CompiledValidators, _deal_answer_hint, _pointer
+from service.api.error_listing import pointer
+from service.api.parsing import MAX_COUNTED, MAX_REPORTED, CompiledValidators, _deal_answer_hint
 from service.errors import FieldError, SchemaViolation
 from service.games.registry import GAMES
 
@@ -159,12 +160,12 @@ def _every_error(validator: Any, data: Any) -> list[FieldError]:
         path = [str(p) for p in error.instance_path]
         kind = error.kind
         if isinstance(kind, jsonschema_rs.ValidationErrorKind.Required):
-            found.append(FieldError(_pointer([*path, str(kind.property)]), "is required"))
+            found.append(FieldError(pointer([*path, str(kind.property)]), "is required"))
         elif isinstance(kind, jsonschema_rs.ValidationErrorKind.AdditionalProperties):
-            found += [FieldError(_pointer([*path, key]), "is not a known field") for key in kind.unexpected]
+            found += [FieldError(pointer([*path, key]), "is not a known field") for key in kind.unexpected]
         else:
             message = error.message
-            found.append(FieldError(_pointer(path), message if len(message) <= 200 else message[:200] + "… (cut)"))
+            found.append(FieldError(pointer(path), message if len(message) <= 200 else message[:200] + "… (cut)"))
     return found
 
 

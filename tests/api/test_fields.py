@@ -8,7 +8,9 @@ import copy
 import pytest
 from marshmallow import ValidationError
 
-from service.api.envelopes import envelopes
+from service.api.envelopes import validate_move
+from service.api.modes import Mode
+from service.api.parts import Parts
 from service.errors import SchemaViolation
 from service.games.registry import GAMES
 
@@ -47,7 +49,7 @@ MUTATIONS = {
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_real_bodies_pass_both(client, compiled, game_id):
     body = _bodies(client, game_id)
-    schema = envelopes(GAMES[game_id].info, GAMES[game_id].schemas)[0]["validate"].request  # open
+    schema = validate_move(Parts(GAMES[game_id].info, GAMES[game_id].schemas), Mode.OPEN).request
     schema().load(copy.deepcopy(body))
     compiled.validate(schema.__name__, copy.deepcopy(body))
 
@@ -57,7 +59,7 @@ def test_real_bodies_pass_both(client, compiled, game_id):
 def test_bad_bodies_are_refused_by_both(client, compiled, game_id, mutation):
     body = _bodies(client, game_id)
     MUTATIONS[mutation](body)
-    schema = envelopes(GAMES[game_id].info, GAMES[game_id].schemas)[0]["validate"].request  # open
+    schema = validate_move(Parts(GAMES[game_id].info, GAMES[game_id].schemas), Mode.OPEN).request
     with pytest.raises(ValidationError):
         schema().load(copy.deepcopy(body))
     with pytest.raises(SchemaViolation):
