@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
-from service.errors import InvalidMatch
+from service.errors import InvalidMatch, InvalidState
 from service.i18n import N_
 
 W = TypeVar("W")
@@ -74,6 +74,9 @@ class MatchRules:
     ``winner`` and ``loser``); ``winner`` if not among them is refused at ``/match/winner``."""
     seats: tuple[str, ...] = ()
     """Seat fields checked against the table, where the schema allows a larger one."""
+    sized: bool = False
+    """Whether the totals sent are counted against the table before they are read (one per seat of
+    this table, where the schema allows one per seat of any)."""
 
     def check(self, match: Standing, *, dealer: int, at: str, count: int | None = None,
               seats: int | None = None, target: int | None = None,
@@ -105,6 +108,8 @@ class MatchRules:
         """The standing sent (``load`` reads it), checked; ``new()`` for a first hand (none sent)."""
         if wire is None:
             return new()
+        if self.sized and seats is not None and len(wire[self.totals]) != seats:
+            raise InvalidState(f"/match/{self.totals}", "one entry per seat ({seats})", seats=seats)
         match = load(wire)
         self.check(match, dealer=dealer, at=at, count=count, seats=seats, target=target)
         return match

@@ -22,7 +22,7 @@ from service.cards import CARDS, JOKER
 from service.games.bezique import declarations, rules
 from service.games.bezique import listing as listing_rules
 from service.games.bezique.rules import Declare
-from service.games.bezique.schemas import SCHEMAS
+from service.games.bezique.wire import FORM
 from tests.games import bezique_reference, steps
 from tests.games.bezique_positions import GAME, position, shown
 
@@ -105,7 +105,7 @@ def every_declaration(state):
 
 def legal(state, move):
     """The wire move passes the move schema and ``check``."""
-    SCHEMAS.moves[move["type"]]().load(move)
+    FORM.schemas.moves[move["type"]]().load(move)
     return steps.refusal(GAME, state, GAME.load_move(move)) is None
 
 
@@ -172,7 +172,7 @@ def test_4_6_the_longest_listings_stay_small_and_quick(name):
     rng = random.Random(name)
     for family in families:
         assert family["count"] > listing_rules.LISTED_MOST
-        SCHEMAS.family().load(family)
+        FORM.schemas.family().load(family)
         for index in rng.sample(range(family["count"]), 5):
             move = next(islice(built(family), index, None))
             assert key(move) not in {key(m) for m in moves} and legal(state, move), move
@@ -261,7 +261,7 @@ def test_4_6_the_listed_and_the_built_declarations_are_every_legal_one(state, mo
     assert max(per_kind.values(), default=0) <= most
     made = []
     for family in families:
-        SCHEMAS.family().load(family)
+        FORM.schemas.family().load(family)
         found = [key(m) for m in built(family)]
         assert len(found) == family["count"] > most
         assert (family["kind"], family["multiplicity"]) not in per_kind

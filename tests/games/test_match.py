@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import pytest
 
 from service.cards import CARDS, deck
-from service.errors import InvalidMatch
+from service.errors import InvalidMatch, InvalidState
 from service.games import base, compose, wired
 from service.games.match import Match, MatchRules
 
@@ -85,6 +85,14 @@ def test_no_standing_sent_is_a_new_match():
     assert loaded is OPEN
 
 
+def test_a_sized_standing_is_counted_against_the_table_before_it_is_read():
+    sized = MatchRules(totals="match_scores", sized=True)
+    with pytest.raises(InvalidState) as error:
+        sized.standing({"match_scores": [0, 0]}, lambda w: pytest.fail("not read"), new=lambda: OPEN, dealer=1,
+                       at="/dealer", seats=3)
+    assert error.value.errors[0].pointer == "/match/match_scores"
+
+
 # --- describe ---------------------------------------------------------------------------------
 
 
@@ -122,7 +130,7 @@ def _load(wire):
 
 
 FORM = wired.WireForm(_load, lambda s: {"s": s}, lambda w: ("move", w), lambda m: {"m": m}, lambda s, seat: {"v": seat},
-                     _load)
+                     _load, None, None, None, None)  # no schemas, options or match: the wire methods alone
 
 
 class _Declared(compose.TrickGame):

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from service.cards import JOKER_CODE, DeckSource
-from service.errors import HandNotFinished, InvalidMatch
+from service.errors import InvalidMatch
 from service.games.base import DealSetup, Wire, describe
 from service.games.bezique import listing, play, rules, scoring, wire
 from service.games.bezique.advice import ADVICE
 from service.games.bezique.rules import Move, Options, State
-from service.games.bezique.schemas import SCHEMAS
 from service.games.bezique.scoring import MatchStanding
-from service.games.compose import MeldingGame, MeldingRules
+from service.games.compose import Matches, MeldingGame, MeldingRules, Table
 from service.games.match import MatchRules
 from service.i18n.cards import Vocabulary
 
@@ -26,41 +25,36 @@ INFO = describe(
     points={}, largest_deck=wire.LARGEST, moves=wire.MOVES.docs, reasons=rules.Reason, options=Options,
     events=wire.EVENTS, vocabulary=VOCABULARY,
 )
-MATCH_RULES = MatchRules(over_with=("winner",))
-"""§7.3: a match goes on while no seat has the top total at the target alone."""
 
 
-def _match(match: Wire | None, *, seats: int, dealer: int, target: int, at: str) -> MatchStanding:
-    """The standing sent, checked (``at`` locates the dealer being checked); a new one if none."""
-    if match is None:
-        return scoring.new_match(seats, dealer)
-    standing = wire.MATCH.load(match)
-
-    def played_to_target() -> None:
-        if standing.target is not None and standing.target != target:
-            raise InvalidMatch("/match/target", "the options play this match to {target}", target=target)
-
-    MATCH_RULES.check(standing, dealer=dealer, at=at, count=seats, also=played_to_target)
-    return standing
-
-
-class Bezique(MeldingGame[State, Move]):
+class Bezique(MeldingGame[State, Move], Matches[State, MatchStanding, Options]):
     info = INFO
-    schemas = SCHEMAS
     rule_set = MeldingRules(rules.check, play.apply, listing.listing)
     wire_form = wire.FORM
     advice = ADVICE
+    match_rules = MatchRules(over_with=("winner",))
+    """§7.3: a match goes on while no seat has the top total at the target alone."""
 
-    def deal(self, setup: DealSetup, source: DeckSource) -> State:
-        options = wire.OPTIONS.load(setup.options)
-        dealer = setup.dealing_seat()
-        _match(setup.match, seats=setup.players, dealer=dealer, target=options.target_score, at="/dealer")
-        return rules.deal(seats=setup.players, dealer=dealer, options=options, source=source)
+    def standing(self, match: Wire | None, table: Table[Options, State], *, at: str) -> MatchStanding:
+        """The standing sent, checked, and played to the options' target; a new one if none."""
+        if match is None:
+            return self.new_match(table)
+        standing = wire.MATCH.load(match)
+        target = table.options.target_score
 
-    def score(self, state: State, match: Wire | None) -> Wire:
-        if not state.finished:
-            raise HandNotFinished("/state/phase", "the hand is not over: play it out first")
-        standing = _match(match, seats=state.seats, dealer=state.dealer, target=state.options.target_score,
-                          at="/match/next_dealer")
-        return {"hand": wire.RESULT.dump(scoring.result(state)),
-                "match": wire.MATCH.dump(scoring.match_after(standing, state))}
+        def played_to_target() -> None:
+            if standing.target is not None and standing.target != target:
+                raise InvalidMatch("/match/target", "the options play this match to {target}", target=target)
+
+        self.match_rules.check(standing, dealer=table.dealer, at=at, count=table.seats, also=played_to_target)
+        return standing
+
+    def new_match(self, table: Table[Options, State]) -> MatchStanding:
+        return scoring.new_match(table.seats, table.dealer)
+
+    def deal_hand(self, setup: DealSetup, standing: MatchStanding, table: Table[Options, State],
+                  source: DeckSource) -> State:
+        return rules.deal(seats=table.seats, dealer=table.dealer, options=table.options, source=source)
+
+    def score_hand(self, state: State, standing: MatchStanding) -> tuple[Wire, MatchStanding]:
+        return wire.RESULT.dump(scoring.result(state)), scoring.match_after(standing, state)

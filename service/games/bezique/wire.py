@@ -10,12 +10,13 @@ Bezique's own kinds of value (an exposed card's tags, a card from the hand) are 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 from marshmallow import fields
 
-from service.cards import JOKER, SUITS, Card, codes
+from service.cards import JOKER, SUITS, codes
 from service.errors import FieldError, SchemaViolation
+from service.games import views
 from service.games.base import EventType, Saying, Wire
 from service.games.bezique import consistency, rules
 from service.games.bezique import declarations as decl
@@ -37,7 +38,7 @@ from service.games.bezique.rules import (
     State,
 )
 from service.games.bezique.scoring import HandResult, MatchStanding, result
-from service.games.wired import STATUS, WireForm
+from service.games.wired import STATUS, WireForm, declared
 from service.i18n import N_
 from service.wire.form import GameWire, Record, const, derived, field
 from service.wire.kinds import BOOL, CARD, CARD_IN_LIST, SEAT, Int, Kind, ListOf, OneOf, PerSeat, Pile, Raw
@@ -128,32 +129,12 @@ STATE_DOC = "A Bezique hand; derived fields may be left out, and must agree when
 STATE = WIRE.record("State", State, STATE_FIELDS, STATE_DOC)
 
 
-def _seat(state: State, seat: int | None) -> int | None:
-    return seat
-
-
-def _hand(state: State, seat: int | None) -> tuple[Card, ...] | None:
-    return None if seat is None else state.hands[seat]
-
-
-def _hand_sizes(state: State, seat: int | None) -> Iterator[int]:
-    return map(len, state.hands)
-
-
-def _stock_size(state: State, seat: int | None) -> int:
-    return len(state.stock)
-
-
-def _won_sizes(state: State, seat: int | None) -> Iterator[int]:
-    return map(len, state.won_cards)
-
-
 VIEW = WIRE.view(State, TABLE, {
-    "seat": derived(SEAT, _seat, required=True, nullable=True),
-    "hand": derived(Pile(0, HAND_SIZE), _hand, required=True, nullable=True),
-    "hand_sizes": derived(per_seat(HAND_COUNT), _hand_sizes, required=True),
-    "stock_size": derived(Int(0, MAX_STOCK), _stock_size, required=True),
-    "won_sizes": derived(per_seat(Int(0, len(LARGEST))), _won_sizes, required=True),
+    "seat": derived(SEAT, views.seat, required=True, nullable=True),
+    "hand": derived(Pile(0, HAND_SIZE), views.hand, required=True, nullable=True),
+    "hand_sizes": derived(per_seat(HAND_COUNT), views.hand_sizes, required=True),
+    "stock_size": derived(Int(0, MAX_STOCK), views.stock_size, required=True),
+    "won_sizes": derived(per_seat(Int(0, len(LARGEST))), views.sizes("won_cards"), required=True),
 }, "What one seat may see (§D13): its own concealed hand; exposed cards, the trick, the scores and "
    "the turned trump card; the other hands, the stock and the cards won as counts.")
 
@@ -372,5 +353,6 @@ def load_state(wire: Wire) -> State:
     return state
 
 
-FORM: WireForm[State, Move] = WireForm(load_state, STATE.dump, load_move, dump_move, VIEW.dump, STATE.load,
-                                       dump_family)
+FORM: WireForm[State, Move] = declared(WIRE, load_state, STATE, VIEW, MOVES, options=OPTIONS, match=MATCH,
+                                       hand_score=HAND_SCORE, family=FAMILY, by_hand=(load_move, dump_move),
+                                       dump_family=dump_family)

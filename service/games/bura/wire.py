@@ -15,7 +15,7 @@ from service.games.seating import left_of
 from service.games.tricks import sets_schemas, sets_wire
 from service.games.tricks.sets import Ending, Phase, State
 from service.games.tricks.sets_schemas import CARD_POINTS, TRICK_MOVES, Family, trick_events
-from service.games.wired import WireForm
+from service.games.wired import WireForm, declared
 from service.i18n import N_
 from service.i18n.text import Seat
 from service.wire.form import field
@@ -156,4 +156,5 @@ def _check_ending(state: State, ending: Ending) -> None:
         raise InvalidState("/ending/seat", "a claim has a claimant")
 
 
-FORM: WireForm[State, Move] = WireForm(load_state, STATE.dump, MOVES.load, MOVES.dump, VIEW.dump, STATE.load)
+FORM: WireForm[State, Move] = declared(WIRE, load_state, STATE, VIEW, MOVES, options=OPTIONS, match=MATCH,
+                                       hand_score=HAND_SCORE)

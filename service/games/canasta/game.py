@@ -9,9 +9,8 @@ from service.games.canasta import check, listing, play, rules, scoring, wire
 from service.games.canasta import melds as m
 from service.games.canasta.advice import ADVICE
 from service.games.canasta.rules import Move, Options, State
-from service.games.canasta.schemas import SCHEMAS
 from service.games.canasta.scoring import Standing
-from service.games.compose import MeldingGame, MeldingRules
+from service.games.compose import Matches, MeldingGame, MeldingRules, Table
 from service.games.match import MatchRules
 
 INFO = describe(
@@ -24,47 +23,54 @@ INFO = describe(
     events=wire.EVENTS,
     variants=m.VARIANTS,
 )
-MATCH_RULES = MatchRules(per="side", over_with=("winner",))
-"""§7.2: a total per side; a tie at the top plays on, so only ``over`` ends the match; the dealer
-passes to the left."""
 
 
-def _sides(players: int, options: Options) -> int:
-    if players not in rules.PLAYER_COUNTS[options.variant]:
-        raise InvalidState("/players", "{variant} is played by {counts} players", variant=options.variant,
-                           counts=rules.PLAYER_COUNTS[options.variant])
-    return rules.table(players, options.variant).sides.count
-
-
-def _match(match: Wire | None, *, totals: tuple[int, ...], dealer: int, at: str) -> Standing:
-    """The standing sent, checked; a new one at ``totals`` (no hand played) if none was sent."""
-    return MATCH_RULES.standing(match, wire.MATCH.load, new=lambda: Standing(totals, False, None, dealer),
-                                dealer=dealer, at=at, count=len(totals))
-
-
-class Canasta(MeldingGame[State, Move]):
+class Canasta(MeldingGame[State, Move], Matches[State, Standing, Options]):
     info = INFO
-    schemas = SCHEMAS
     rule_set = MeldingRules(check.check, play.apply, listing.listing)
     wire_form = wire.FORM
     advice = ADVICE
+    match_rules = MatchRules(per="side", over_with=("winner",))
+    """§7.2: a total per side; a tie at the top plays on, so only ``over`` ends the match; the
+    dealer passes to the left."""
 
-    def deal(self, setup: DealSetup, source: DeckSource) -> State:
+    def load_options(self, setup: DealSetup) -> Options:
+        """The options, and a table the variant is played at."""
         options = wire.OPTIONS.load(setup.options)
-        sides = _sides(setup.players, options)
-        dealer = setup.dealing_seat()
-        match = _match(setup.match, totals=(0,) * sides, dealer=dealer, at="/dealer")
-        return rules.deal(seats=setup.players, dealer=dealer, options=options, side_scores=match.totals,
-                          source=source)
+        if setup.players not in rules.PLAYER_COUNTS[options.variant]:
+            raise InvalidState("/players", "{variant} is played by {counts} players", variant=options.variant,
+                               counts=rules.PLAYER_COUNTS[options.variant])
+        return options
 
-    def score(self, state: State, match: Wire | None) -> Wire:
+    def check_over(self, state: State) -> None:
         if not state.finished or state.result is None:
             raise HandNotFinished("/state/phase", "the hand is not over: play it out first")
+
+    def standing(self, match: Wire | None, table: Table[Options, State], *, at: str) -> Standing:
+        """The standing sent, checked: one total per side."""
+        new = self.new_match(table)
+        return self.match_rules.standing(match, wire.MATCH.load, new=lambda: new, dealer=table.dealer, at=at,
+                                         count=len(new.totals))
+
+    def new_match(self, table: Table[Options, State]) -> Standing:
+        """A standing with no hand played in it: at a score, the sides' scores the hand was dealt
+        with; at a deal, none."""
+        if table.hand is not None:
+            return Standing(table.hand.side_scores, False, None, table.dealer)
+        sides = rules.table(table.seats, table.options.variant).sides.count
+        return Standing((0,) * sides, False, None, table.dealer)
+
+    def deal_hand(self, setup: DealSetup, standing: Standing, table: Table[Options, State],
+                  source: DeckSource) -> State:
+        return rules.deal(seats=table.seats, dealer=table.dealer, options=table.options,
+                          side_scores=standing.totals, source=source)
+
+    def score_hand(self, state: State, standing: Standing) -> tuple[Wire, Standing]:
+        assert state.result is not None  # check_over refused a hand without one
         totals = state.side_scores
-        if _match(match, totals=totals, dealer=state.dealer, at="/match/next_dealer").totals != totals:
+        if standing.totals != totals:
             raise InvalidMatch("/match/totals",
                                "the match's totals must be the sides' scores before this hand")
         sides = [scoring.hand_score(state, side) for side in range(len(totals))]
         after = tuple(t + s.total for t, s in zip(totals, sides, strict=True))
-        return {"hand": wire.hand_score(sides, state.result),
-                "match": wire.MATCH.dump(scoring.match_after(state, after))}
+        return wire.hand_score(sides, state.result), scoring.match_after(state, after)

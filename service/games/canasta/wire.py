@@ -43,7 +43,7 @@ from service.games.canasta.rules import (
 from service.games.canasta.scoring import Standing
 from service.games.decks import check_deck
 from service.games.seating import left_of
-from service.games.wired import STATUS, WireForm
+from service.games.wired import STATUS, WireForm, declared
 from service.i18n import N_
 from service.wire.codegen import Source
 from service.wire.form import GameWire, const, derived, field
@@ -439,5 +439,5 @@ def _check_result(state: State, result: Result) -> None:
         _require(result.went_out is None and not result.concealed, "/result/went_out", N_("nobody went out"))
 
 
-FORM: WireForm[State, Move] = WireForm(load_state, STATE.dump, MOVES.load, MOVES.dump, VIEW.dump, STATE.load,
-                                       FAMILY.dump)
+FORM: WireForm[State, Move] = declared(WIRE, load_state, STATE, VIEW, MOVES, options=OPTIONS, match=MATCH,
+                                       hand_score=HAND_SCORE, family=FAMILY)

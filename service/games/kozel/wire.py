@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from service.cards import Card, codes
 from service.errors import InvalidState
+from service.games import views
 from service.games.base import EventType, Saying, Wire
 from service.games.decks import check_deck
 from service.games.kozel import rules
@@ -29,7 +30,7 @@ from service.games.kozel.rules import (
 )
 from service.games.kozel.scoring import HandResult, Match
 from service.games.seating import left_of
-from service.games.wired import STATUS, WireForm
+from service.games.wired import STATUS, WireForm, declared
 from service.i18n import N_
 from service.wire.form import GameWire, Record, const, derived, field
 from service.wire.kinds import BOOL, CARD, CARD_IN_LIST, SEAT, Int, Kind, ListOf, OneOf, PerSeat, Pile
@@ -98,18 +99,6 @@ STATE_DOC = "A Kozel hand; derived fields may be left out, and must agree when s
 STATE = WIRE.record("State", State, STATE_FIELDS, STATE_DOC)
 
 
-def _seat(state: State, seat: int | None) -> int | None:
-    return seat
-
-
-def _hand(state: State, seat: int | None) -> tuple[Card, ...] | None:
-    return None if seat is None else state.hands[seat]
-
-
-def _hand_sizes(state: State, seat: int | None) -> list[int]:
-    return _sizes(state)
-
-
 def _undealt_size(state: State, seat: int | None) -> int:
     return len(state.undealt)
 
@@ -123,9 +112,9 @@ def _received_trump(state: State, seat: int | None) -> Card | None:
 
 
 VIEW_FIELDS = {
-    "seat": derived(SEAT, _seat, required=True, nullable=True),
-    "hand": derived(Pile(0, 9), _hand, required=True, nullable=True),
-    "hand_sizes": derived(PerSeat(Int(0, 9), SEATS), _hand_sizes, required=True),
+    "seat": derived(SEAT, views.seat, required=True, nullable=True),
+    "hand": derived(Pile(0, 9), views.hand, required=True, nullable=True),
+    "hand_sizes": derived(PerSeat(Int(0, 9), SEATS), views.hand_sizes, required=True),
     "undealt_size": derived(Int(0, 29), _undealt_size, required=True),
     "received_trump": derived(CARD, _received_trump, "shown to the two partners of a pending exchange only",
                               required=True, nullable=True),
@@ -336,4 +325,5 @@ def _check_won(state: State) -> None:
                  N_("the queen and the seven of clubs have both been played"))
 
 
-FORM: WireForm[State, Move] = WireForm(load_state, STATE.dump, MOVES.load, MOVES.dump, VIEW.dump, STATE.load)
+FORM: WireForm[State, Move] = declared(WIRE, load_state, STATE, VIEW, MOVES, options=OPTIONS, match=MATCH,
+                                       hand_score=HAND_SCORE)

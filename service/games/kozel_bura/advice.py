@@ -8,15 +8,7 @@ from random import Random
 
 from service.games.advice import NOTHING_KNOWN, Advice, Known
 from service.games.base import accepts
-from service.games.kozel_bura.rules import (
-    Move,
-    apply,
-    candidate_moves,
-    check,
-    has_bura,
-    penalties,
-    variant,
-)
+from service.games.kozel_bura.rules import Move, apply, candidate_moves, check, has_bura, penalties, variant
 from service.games.tricks import sets_advice, sets_endgame
 from service.games.tricks.sets import State
 

@@ -14,7 +14,7 @@ from service.games.kozel_bura.rules import HandResult, Match, Move, Options
 from service.games.tricks import sets_schemas, sets_wire
 from service.games.tricks.sets import Phase, State
 from service.games.tricks.sets_schemas import CARD_POINTS, TRICK_MOVES, Family, trick_events
-from service.games.wired import WireForm
+from service.games.wired import WireForm, declared
 from service.wire.form import field
 from service.wire.kinds import BOOL, SEAT, Int, ListOf, OneOf
 
@@ -97,4 +97,5 @@ def _check_phase(state: State) -> None:
         raise InvalidState("/ending", "played_out means every card is played, with no seat")
 
 
-FORM: WireForm[State, Move] = WireForm(load_state, STATE.dump, MOVES.load, MOVES.dump, VIEW.dump, STATE.load)
+FORM: WireForm[State, Move] = declared(WIRE, load_state, STATE, VIEW, MOVES, options=OPTIONS, match=MATCH,
+                                       hand_score=HAND_SCORE)

@@ -5,12 +5,11 @@ from __future__ import annotations
 from service.cards import DeckSource
 from service.errors import HandNotFinished
 from service.games.base import DealSetup, Wire, describe
-from service.games.compose import RuleSet, TrickGame
+from service.games.compose import Matches, RuleSet, Table, TrickGame
 from service.games.match import Match, MatchRules
 from service.games.sixty_six import play, rules, scoring, wire
 from service.games.sixty_six.advice import ADVICE
-from service.games.sixty_six.rules import Move, State
-from service.games.sixty_six.schemas import SCHEMAS
+from service.games.sixty_six.rules import Move, Options, State
 from service.i18n import N_
 
 INFO = describe(
@@ -19,34 +18,32 @@ INFO = describe(
     moves=wire.MOVES.docs, reasons=rules.Reason, options=rules.Options,
     events=wire.EVENTS,
 )
-PARTY = MatchRules(totals="party_score", word="party",
-                   reached=N_("a seat has {target} game points: the party is over"))
-"""§7.5: a party ends at its target; the winner of a hand deals the next."""
 
 
-def _party(match: Wire | None, *, dealer: int, target: int, at: str) -> Match[int]:
-    return PARTY.standing(match, wire.MATCH.load, new=lambda: Match((0, 0), False, None, dealer),
-                          dealer=dealer, at=at, target=target)
-
-
-class SixtySix(TrickGame[State, Move]):
+class SixtySix(TrickGame[State, Move], Matches[State, Match[int], Options]):
     info = INFO
-    schemas = SCHEMAS
     rule_set = RuleSet(rules.check, play.apply, rules.candidate_moves)
     wire_form = wire.FORM
     advice = ADVICE
+    match_rules = MatchRules(totals="party_score", word="party",
+                             reached=N_("a seat has {target} game points: the party is over"))
+    """§7.5: a party ends at its target; the winner of a hand deals the next."""
 
-    def deal(self, setup: DealSetup, source: DeckSource) -> State:
-        options = wire.OPTIONS.load(setup.options)
-        dealer = setup.dealing_seat()
-        _party(setup.match, dealer=dealer, target=options.party_target, at="/dealer")
-        return rules.deal(dealer, options, source)
-
-    def score(self, state: State, match: Wire | None) -> Wire:
+    def check_over(self, state: State) -> None:
         if not state.finished:
             raise HandNotFinished("/state/status", "the hand is not finished: play it out first")
-        target = state.options.party_target
-        party = _party(match, dealer=state.dealer, target=target, at="/match/next_dealer")
+
+    def target(self, options: Options) -> int:
+        return options.party_target
+
+    def new_match(self, table: Table[Options, State]) -> Match[int]:
+        return Match((0, 0), False, None, table.dealer)
+
+    def deal_hand(self, setup: DealSetup, standing: Match[int], table: Table[Options, State],
+                  source: DeckSource) -> State:
+        return rules.deal(table.dealer, table.options, source)
+
+    def score_hand(self, state: State, standing: Match[int]) -> tuple[Wire, Match[int]]:
         result = scoring.result(state)
-        after = scoring.party_after(party, result, dealer=state.dealer, target=target)
-        return {"hand": wire.hand_score(state, result), "match": wire.MATCH.dump(after)}
+        after = scoring.party_after(standing, result, dealer=state.dealer, target=state.options.party_target)
+        return wire.hand_score(state, result), after

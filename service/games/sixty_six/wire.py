@@ -13,6 +13,7 @@ from itertools import chain
 
 from service.cards import Card, codes
 from service.errors import InvalidState
+from service.games import views
 from service.games.base import EventType, Saying, Wire, evolve
 from service.games.decks import check_deck
 from service.games.match import Match
@@ -32,7 +33,7 @@ from service.games.sixty_six.rules import (
 )
 from service.games.sixty_six.scoring import HandResult, ResultReason
 from service.games.tricks import won_points
-from service.games.wired import STATUS, WireForm
+from service.games.wired import STATUS, WireForm, declared
 from service.i18n.text import Amount, Seat, Suit
 from service.wire.form import GameWire, Record, computed, const, derived, field
 from service.wire.kinds import BOOL, CARD, CARD_IN_LIST, SEAT, Int, Kind, ListOf, OneOf, PerSeat, Pile
@@ -122,33 +123,13 @@ STATE = WIRE.record("State", State, {
 }, "A Sixty-six hand (§4.1). Derived fields may be omitted; when sent they must agree.")
 
 
-def _seat(state: State, seat: int | None) -> int | None:
-    return seat
-
-
-def _hand(state: State, seat: int | None) -> tuple[Card, ...] | None:
-    return None if seat is None else state.hands[seat]
-
-
-def _hand_sizes(state: State, seat: int | None) -> Pair:
-    return len(state.hands[0]), len(state.hands[1])
-
-
-def _stock_size(state: State, seat: int | None) -> int:
-    return len(state.stock)
-
-
-def _face_up(state: State, seat: int | None) -> Card | None:
-    return state.trump_card if state.stock else None
-
-
 VIEW = WIRE.view(State, TABLE, {
-    "seat": derived(SEAT, _seat, required=True, nullable=True),
-    "hand": derived(Pile(0, 6), _hand, "The seat's own hand; null for a spectator.",
+    "seat": derived(SEAT, views.seat, required=True, nullable=True),
+    "hand": derived(Pile(0, 6), views.hand, "The seat's own hand; null for a spectator.",
                     required=True, nullable=True),
-    "hand_sizes": derived(pair(Int(0, 6)), _hand_sizes, required=True),
-    "stock_size": derived(TRICKS, _stock_size, required=True),
-    "trump_card": derived(CARD, _face_up, "Shown while it lies under the stock; null once drawn.",
+    "hand_sizes": derived(pair(Int(0, 6)), views.hand_sizes, required=True),
+    "stock_size": derived(TRICKS, views.stock_size, required=True),
+    "trump_card": derived(CARD, views.face_up_trump, "Shown while it lies under the stock; null once drawn.",
                           required=True, nullable=True),
 }, "What one seat (or a spectator) may see: its own hand, never the other's or the stock. It sees "
    "the sizes of the hands and stock, the face-up trump card while it lies under the stock, and "
@@ -372,4 +353,5 @@ def rebuild(wire: Wire) -> State:
     return _with_derived(STATE.load(wire), wire)
 
 
-FORM: WireForm[State, Move] = WireForm(load_state, STATE.dump, MOVES.load, MOVES.dump, VIEW.dump, rebuild)
+FORM: WireForm[State, Move] = declared(WIRE, load_state, STATE, VIEW, MOVES, options=OPTIONS, match=MATCH,
+                                       hand_score=HAND_SCORE, rebuild=rebuild)

@@ -13,6 +13,7 @@ from typing import Any
 import marshmallow as ma
 
 from service.cards import SUITS, Card
+from service.games import views
 from service.games.base import EventType, Saying
 from service.games.tricks import card_points
 from service.games.tricks.sets import POINTS, Ending, Lead, Molodka, Phase, Played, Respond, State, Trick
@@ -223,42 +224,18 @@ def _view(family: Family, shared: Mapping[str, Field], *,
     size, deck = family.hand_size, len(family.codes)
     won, points = ("won", "card_points") if face_down is None else _won_seen(face_down)
     return family.view(State, shared, {
-        "seat": derived(SEAT, _seat, required=True, nullable=True),
-        "hand": derived(Pile(0, size), _hand, required=True, nullable=True),
-        "hand_sizes": derived(family.per_seat(Int(0, size)), _hand_sizes, required=True),
-        "stock_size": derived(Int(0, deck), _stock_size, required=True),
-        "trump_card": derived(CARD, _face_up, "shown while it lies under the stock", required=True,
+        "seat": derived(SEAT, views.seat, required=True, nullable=True),
+        "hand": derived(Pile(0, size), views.hand, required=True, nullable=True),
+        "hand_sizes": derived(family.per_seat(Int(0, size)), views.hand_sizes, required=True),
+        "stock_size": derived(Int(0, deck), views.stock_size, required=True),
+        "trump_card": derived(CARD, views.face_up_trump, "shown while it lies under the stock", required=True,
                               nullable=True),
         "won": derived(family.per_seat(Nullable(Pile())), won,
                        "a pile is null where its face-down cards are hidden from this seat", required=True),
-        "won_sizes": derived(family.per_seat(Int(0, deck)), _won_sizes, required=True),
+        "won_sizes": derived(family.per_seat(Int(0, deck)), views.sizes("won"), required=True),
         "points": derived(family.per_seat(Nullable(CARD_POINTS)), points, required=True),
         "trick": derived(_trick(family, view=True), _trick_seen, required=True, nullable=True),
     }, "What one seat (or a spectator) may see.")
-
-
-def _seat(state: State, seat: int | None) -> int | None:
-    return seat
-
-
-def _hand(state: State, seat: int | None) -> tuple[Card, ...] | None:
-    return None if seat is None else state.hands[seat]
-
-
-def _hand_sizes(state: State, seat: int | None) -> list[int]:
-    return [len(hand) for hand in state.hands]
-
-
-def _stock_size(state: State, seat: int | None) -> int:
-    return len(state.stock)
-
-
-def _face_up(state: State, seat: int | None) -> Card | None:
-    return state.trump_card if state.stock else None
-
-
-def _won_sizes(state: State, seat: int | None) -> list[int]:
-    return [len(pile) for pile in state.won]
 
 
 def _won_seen(face_down: Callable[[State], bool]) -> tuple[Seen, Seen]:

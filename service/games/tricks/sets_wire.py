@@ -8,7 +8,6 @@ from itertools import chain
 
 from service.cards import Card
 from service.errors import InvalidState
-from service.games.base import Wire
 from service.games.decks import check_deck
 from service.games.seating import clockwise
 from service.games.tricks import beats_set
@@ -127,8 +126,3 @@ def _check_last_taker(state: State) -> None:
     if state.last_taker is not None and not state.won[state.last_taker]:
         raise InvalidState("/last_taker", "that seat has taken no trick")
 
-
-def check_match_seats(match: Wire, field: str, seats: int) -> None:
-    """A standing sent holds one total per seat of this table (its schema, per seat of any)."""
-    if len(match[field]) != seats:
-        raise InvalidState(f"/match/{field}", "one entry per seat ({seats})", seats=seats)
