@@ -485,6 +485,7 @@ def methods() -> str:
         advice = game.advice
         playouts = "its own policy, no listing" if advice.playout else "greedy over the listing"
         exact = "yes (`Advice.worlds`, `Advice.solve`)" if advice.solve else "no: sampled"
+        exact += "; past the worlds listed, each sampled deal solved" if advice.solves_samples else ""
         inferred = _sentence(advice.infer.__doc__) if advice.infer else "none"
         depth = "to the hand's end" if advice.horizon >= 1_000 else f"{advice.horizon} moves deep"
         depth += ", a trick's worth more per seat past two" if advice.horizon_grows else ""

@@ -75,6 +75,10 @@ class Advice(Generic[S, M]):
     ``value``'s units for the finished hand, both sides playing their best (alpha-beta); None
     when ``deadline`` (a ``time.perf_counter`` value) passes first, or for a position the game
     does not solve. None: the game has no solver."""
+    solves_samples: bool = False
+    """Whether a sampled deal is valued by ``solve`` where it answers (the rest of the hand solved
+    as if every card were known) rather than by playouts: for a game whose ``solve`` takes a few
+    milliseconds on any position it answers."""
     playout: Callable[[S, int, Random], M] | None = None
     """``playout(state, seat, rng)``: a legal move for ``seat`` (the one to move) for a playout,
     built without listing every legal move (in the melding games a listing costs milliseconds):

@@ -32,7 +32,10 @@ five, 0.4 ms at four, 0.1-0.2 ms at three. Once the stock is exhausted that is t
 After a close, the worlds number some 1,800 at six cards a side, 760 at five, 300 at four, 100 at
 three (C(n, k)), so with ``MOST_WORLDS`` 200 at a 50 ms budget the player answers exactly in 159
 of 200 random closed positions at three cards a side, 52 at four, 12 at five, none at six (97, 39
-and 1 at 100 ms), and samples in the others.
+and 1 at 100 ms), and samples in the others. Where the game's solver is that quick on any
+position it answers (``Advice.solves_samples``: Sixty-six), each sampled deal is solved exactly
+too rather than played out, wherever ``solve`` answers for it (Sixty-six: once the stock is
+exhausted or closed): a sample is then a world drawn at random, valued exactly.
 """
 
 from __future__ import annotations
@@ -215,6 +218,12 @@ def _sample(game: Game[S, M], state: S, seat: int, known: Known, candidates: Seq
     move more than by the playouts' chance."""
     advice: Advice[S, M] = game.advice
     dealt = advice.redeal(state, seat, random.Random(stream), known)
+    if advice.solves_samples and advice.solve is not None:
+        if time.perf_counter() > deadline:  # a solve reads the clock only every so many nodes
+            return None
+        solved = advice.solve(dealt, seat, deadline)
+        if solved is not None and all(move in solved for move in candidates):
+            return [solved[move] for move in candidates]
     values = []
     for move in candidates:
         after, _ = game.apply(dealt, move)

@@ -67,7 +67,8 @@ def test_a_level_past_the_servers_budget_is_refused_naming_it():
 
 def test_levels_rise_in_budget_and_fall_in_slips():
     assert [lv.number for lv in LEVELS] == [1, 2, 3, 4, 5]
-    assert all(a.budget_ms <= b.budget_ms and a.slips >= b.slips and a.infers <= b.infers
+    assert all(a.budget_ms <= b.budget_ms and a.samples <= b.samples and a.slips >= b.slips
+               and a.infers <= b.infers
                for a, b in pairwise(LEVELS))
 
 

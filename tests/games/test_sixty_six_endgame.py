@@ -14,6 +14,7 @@ from math import comb
 
 import pytest
 
+from service import player
 from service.cards import CARDS
 from service.games.base import evolve
 from service.games.sixty_six import rules
@@ -295,3 +296,18 @@ def test_after_a_close_the_player_weighs_every_world() -> None:
                 means[move] += values[move] / len(every)
         assert found.samples == len(every)
         assert means[found.move] == pytest.approx(max(means.values()))
+
+
+def test_past_the_worlds_listed_the_player_solves_each_sampled_deal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """More worlds than it lists (none here): each sampled deal is solved exactly, not played out,
+    so each move's value is its mean exact value over the deals the samples drew."""
+    monkeypatch.setattr(player, "MOST_WORLDS", 0)
+    for state, seat in cases(5, close=True, seed="sampled solves"):
+        found = suggest(GAME, state, seat, seed="deals", effort=Effort(6, NO_DEADLINE))
+        means = dict.fromkeys(GAME.legal_moves(state, seat), 0.0)
+        for index in range(6):
+            dealt = ADVICE.redeal(state, seat, random.Random(f"deals/{index}"))
+            for move, value in brute_values(dealt, seat).items():
+                means[move] += value / 6
+        assert found.samples == 6
+        assert {w.move: w.value for w in found.weighed} == pytest.approx(means)
