@@ -70,8 +70,9 @@ spec: $(BIN)/.service
 	$(BIN)/python -m service.spec > openapi.yaml
 	$(BIN)/python -m host.spec > host/openapi.yaml
 
+# REF=<commit>: this checkout against that commit, interleaved (bench/ab.py, docs/performance.md).
 bench: $(BIN)/.dev
-	$(BIN)/python -m bench
+	$(if $(REF),$(BIN)/python -m bench.ab $(REF),$(BIN)/python -m bench)
 
 soak: $(BIN)/.dev system-deps
 	$(BIN)/python -m bench.soak

@@ -138,7 +138,9 @@ def main() -> None:
     processes = [r for g in games for r in in_process(g)] if measure_in_process else []
     listings = limits.in_process() if measure_in_process else []
     rows: list[dict[str, Any]] = []
-    with gunicorn("service:create_app()", SERVICE_PORT, {"STATE_KEYS": STATE_KEYS}) as service_pids, \
+    # The sealed rows send each token many times: the replay guard would refuse all but the first.
+    with gunicorn("service:create_app()", SERVICE_PORT, {"STATE_KEYS": STATE_KEYS, "REPLAY_STORE": "off"}) \
+            as service_pids, \
             gunicorn("bench.ceiling:create_app()", CEILING_PORT) as ceiling_pids:
         served = limits.over_http(f"http://127.0.0.1:{SERVICE_PORT}")
         for game_id in games:

@@ -52,15 +52,16 @@ def find_wrk() -> str | None:
 
 
 @contextmanager
-def gunicorn(app: str, port: int, env: dict[str, str] | None = None) -> Iterator[list[int]]:
-    """The configuration `make run` and the Dockerfile use (``env`` may override its settings);
-    yields the process ids to meter."""
-    env = {**os.environ, **(env or {}), "HOST": "127.0.0.1", "PORT": str(port)}
+def gunicorn(app: str, port: int, env: dict[str, str] | None = None, *, root: Path = ROOT) -> Iterator[list[int]]:
+    """The configuration `make run` and the Dockerfile use (``env`` may override its settings),
+    serving the code of the checkout at ``root`` (another commit's, for ``bench.ab``); yields the
+    process ids to meter."""
+    env = {**os.environ, **(env or {}), "HOST": "127.0.0.1", "PORT": str(port), "PYTHONPATH": str(root)}
     gunicorn_bin = str(Path(sys.executable).with_name("gunicorn"))
     command = [gunicorn_bin, "--config", "gunicorn.conf.py", app]
     if PIN:  # servers on core 0, the load generator on core 1
         command = ["taskset", "-c", "0", *command]
-    process = subprocess.Popen(command, cwd=ROOT, env=env,
+    process = subprocess.Popen(command, cwd=root, env=env,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 30

@@ -23,25 +23,48 @@ from pathlib import Path
 from bench.bodies import STATE_KEYS, bodies
 from bench.load import Run, children, dumps, find_wrk, gunicorn, run
 
+WIRE_CODE = "<wire "
+"""How the wire forms' generated code names its file (``service.wire.codegen``)."""
 LAYERS = (  # first match from the innermost frame outwards
-    ("service/games/", "rules and wire form (state check, rule, dump)"),
-    ("service/cards.py", "rules and wire form (state check, rule, dump)"),
-    ("service/api/parsing.py", "body read, orjson, schema check"),
-    ("service/api/error_listing.py", "body read, orjson, schema check"),
-    ("service/api/observability.py", "request id, access log line"),
+    (WIRE_CODE, "wire load and dump"),
+    ("service/negotiation.py", "language negotiation"),
+    ("service/api/languages.py", "language negotiation"),
+    ("service/api/metering.py", "metering (counts, prometheus-client)"),
+    ("service/metrics.py", "metering (counts, prometheus-client)"),
+    ("prometheus_client/", "metering (counts, prometheus-client)"),
+    ("service/api/observability.py", "WSGI middleware (request id, CORS, access line)"),
+    ("service/api/bodies.py", "body read and parse (orjson)"),
+    ("service/api/parsing.py", "schema check (jsonschema-rs)"),
+    ("service/api/error_listing.py", "schema check (jsonschema-rs)"),
+    ("service/wire/", "wire load and dump"),
+    ("service/games/", "rules (state check, rule)"),
+    ("service/cards.py", "rules (state check, rule)"),
     ("service/sealing.py", "sealing (LZ4, AES-GCM, base64, seat keys)"),
-    ("service/api/", "route and answer (orjson)"),
+    ("service/api/sealed.py", "sealing (LZ4, AES-GCM, base64, seat keys)"),
+    ("lz4/", "sealing (LZ4, AES-GCM, base64, seat keys)"),
+    ("cryptography/", "sealing (LZ4, AES-GCM, base64, seat keys)"),
+    ("service/replay/", "replay guard (sealed moves)"),
+    ("service/api/", "route and answer (events, envelope, orjson)"),
     ("bench/ceiling.py", "ceiling view and its JSON (stdlib)"),
     ("json/", "ceiling view and its JSON (stdlib)"),
     ("flask/", "Flask and werkzeug"),
     ("werkzeug/", "Flask and werkzeug"),
     ("gunicorn/", "gunicorn (sockets, HTTP parsing)"),
 )
+"""Every layer a request crosses, by the module its code lives in. Each marker names a module or
+package of today's tree (tests/test_bench_profile.py checks that they all exist)."""
 PORT = 18741
 
 
-def _layer(stack: str) -> str:
+FLUSHER_WAITING = ("_run (", "service/api/metering.py")
+"""The innermost frame of the metering's flushing thread asleep (py-spy counts it as running)."""
+
+
+def _layer(stack: str) -> str | None:
+    """The layer of a sample's innermost known frame; None for the flushing thread asleep."""
     frames = stack.split(";")
+    if all(part in frames[-1] for part in FLUSHER_WAITING):
+        return None
     for frame in reversed(frames):
         for marker, layer in LAYERS:
             if marker in frame:
@@ -50,7 +73,7 @@ def _layer(stack: str) -> str:
 
 
 def profile(app: str, url_path: str, payloads: list[str], seconds: float) -> tuple[Counter[str], Run]:
-    env = {"WORKERS": "1", "STATE_KEYS": STATE_KEYS}
+    env = {"WORKERS": "1", "STATE_KEYS": STATE_KEYS, "REPLAY_STORE": "off"}  # sealed bodies are sent again
     with gunicorn(app, PORT, env=env) as masters, tempfile.TemporaryDirectory() as tmp:
         worker = children(masters[0])[0]
         raw = Path(tmp, "samples.txt")
@@ -66,7 +89,9 @@ def profile(app: str, url_path: str, payloads: list[str], seconds: float) -> tup
         samples: Counter[str] = Counter()
         for line in raw.read_text().splitlines():
             stack, count = line.rsplit(" ", 1)
-            samples[_layer(stack)] += int(count)
+            layer = _layer(stack)
+            if layer is not None:
+                samples[layer] += int(count)
     return samples, result[0]
 
 

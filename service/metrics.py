@@ -6,7 +6,8 @@ memory-mapped file in ``PROMETHEUS_MULTIPROC_DIR`` (gunicorn.conf.py sets it, an
 each start), and ``/metrics`` adds them up, so one scrape shows the whole instance whichever
 worker answers it. Without that directory (a test's app in one process) the counts are the
 process's own. Every label takes a bounded set of values: paths are matched against the
-service's own, anything else is ``other``.
+service's own, anything else is ``other``. A worker keeps its requests' counts in memory and
+hands them over at most a second later (``service.api.metering``).
 """
 
 from __future__ import annotations
@@ -43,8 +44,9 @@ LIMIT_REFUSALS = Counter("card_rules_limit_refusals", "Requests refused at one o
 REPLAY_STORE_ERRORS = Counter("card_rules_replay_store_errors", "Sealed moves for which the replay "
                               "store did not answer, by what was done: refused, or served unguarded.",
                               ("action",))
-IN_FLIGHT = Gauge("card_rules_requests_in_flight", "Requests in progress, per worker process (a sync "
-                  "worker's is 0 or 1: their mean over workers is the instance's saturation).",
+IN_FLIGHT = Gauge("card_rules_requests_in_flight", "Requests in progress, per worker process, as of its "
+                  "last count (at most a second old; a sync worker's is 0 or 1: their mean over workers "
+                  "is the instance's saturation).",
                   multiprocess_mode="liveall")
 
 

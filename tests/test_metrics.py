@@ -1,6 +1,7 @@
 """/metrics over the Dockerfile's gunicorn command (two workers, prometheus-client's multiprocess
 mode): after a known mix of requests it shows exactly those counts, whichever worker served
-each, and a worker killed keeps its counts but leaves the in-flight gauge."""
+each, once every worker has handed its counts over (``FLUSH_SECONDS``), and a worker killed keeps
+its counts but leaves the in-flight gauge. In process: what a flush hands over."""
 
 from __future__ import annotations
 
@@ -13,8 +14,11 @@ import urllib.request
 from typing import Any
 
 import pytest
+from prometheus_client import REGISTRY, CollectorRegistry, Histogram
 from prometheus_client.parser import text_string_to_metric_families
 
+from service.api import metering
+from service.api.metering import BOUNDS, FLUSH_SECONDS, ILLEGAL_KEY, REFUSAL_KEY, Meter, Refusal, Route
 from tests.live import gunicorn
 
 pytestmark = pytest.mark.xdist_group("live")
@@ -40,6 +44,21 @@ def scrape(url: str) -> dict[str, dict[tuple[tuple[str, str], ...], float]]:
         for sample in family.samples:
             samples.setdefault(sample.name, {})[tuple(sorted(sample.labels.items()))] = sample.value
     return samples
+
+
+def settled(url: str, requests: int) -> tuple[dict[str, dict[tuple[tuple[str, str], ...], float]], int]:
+    """A scrape once ``requests`` answers (scrapes aside) have reached it, every worker having
+    handed its counts over (at most ``FLUSH_SECONDS`` late, later on a loaded machine), and how
+    many scrapes came before it."""
+    deadline, scrapes = time.monotonic() + 30, 0
+    while True:
+        time.sleep(FLUSH_SECONDS)
+        seen = scrape(url)
+        counted = sum(v for k, v in seen.get("card_rules_requests_total", {}).items()
+                      if ("operation", "metrics") not in k)
+        if counted >= requests or time.monotonic() > deadline:
+            return seen, scrapes
+        scrapes += 1
 
 
 def labels(**pairs: str) -> tuple[tuple[str, str], ...]:
@@ -78,7 +97,11 @@ def known_mix(url: str) -> str:
 def test_metrics_show_exactly_the_requests_made_across_workers_and_outlive_a_killed_worker():
     with gunicorn(MAX_BODY_BYTES="2000") as url:
         reason = known_mix(url)
-        seen = scrape(url)
+        seen, scrapes = settled(url, 13)
+        metrics = labels(game="", operation="metrics", mode="")
+        # Each earlier scrape counted once answered; the last one's own count is not in it.
+        assert seen["card_rules_requests_total"].pop((*metrics, ("status", "200")), 0) == scrapes
+        assert seen["card_rules_request_duration_seconds_count"].pop(metrics, 0) == scrapes
         # Four deals of Sixty-six (one of them in the mix's setup) and the 413 one; the rest once,
         # with the health check tests.live makes before it answers the server's URL.
         assert seen["card_rules_requests_total"] == {
@@ -123,3 +146,47 @@ def test_metrics_show_exactly_the_requests_made_across_workers_and_outlive_a_kil
         requests = after["card_rules_requests_total"]
         assert requests[labels(game="sixty-six", operation="deal", mode="open", status="200")] == 4
         assert sum(v for k, v in requests.items() if ("operation", "metrics") not in k) == 13
+
+
+def _value(name: str, **pairs: str) -> float:
+    return REGISTRY.get_sample_value(name, pairs) or 0.0
+
+
+def test_a_flush_hands_over_every_count_since_the_last_one_and_no_sooner() -> None:
+    path = "/v1/games/flush-test/validate"
+    meter = Meter({path: Route("flush-test", "validate", "open")})
+    metering._METERS.discard(meter)  # flushed here only, not by the process's flushing thread
+    route = {"game": "flush-test", "operation": "validate", "mode": "open"}
+    before = {status: _value("card_rules_requests_total", **route, status=status) for status in ("200", "422")}
+    times = [0.0004, 0.003, 0.003, 7.0]
+    for seconds in times:
+        meter.started({"PATH_INFO": path})
+        meter.answered({"PATH_INFO": path, ILLEGAL_KEY: "not-your-turn"}, 200, seconds)
+    meter.started({"PATH_INFO": path})
+    meter.answered({"PATH_INFO": path, REFUSAL_KEY: Refusal("bad-token", token="altered")}, 422, 0.001)
+    assert _value("card_rules_requests_total", **route, status="200") == before["200"]
+    meter.flush()
+    assert _value("card_rules_requests_total", **route, status="200") == before["200"] + 4
+    assert _value("card_rules_requests_total", **route, status="422") == before["422"] + 1
+    assert _value("card_rules_illegal_moves_total", game="flush-test", reason="not-your-turn") == 4
+    assert _value("card_rules_token_refusals_total", game="flush-test", cause="altered") == 1
+    meter.flush()  # nothing new: nothing counted twice
+    assert _value("card_rules_requests_total", **route, status="200") == before["200"] + 4
+    # The latency as observe() would have written it, time by time.
+    registry = CollectorRegistry()
+    one_by_one = Histogram("t", "t", buckets=BOUNDS[:-1], registry=registry)
+    for seconds in [*times, 0.001]:
+        one_by_one.observe(seconds)
+    for bucket in ("0.0005", "0.001", "0.0025", "0.005", "+Inf"):
+        assert (_value("card_rules_request_duration_seconds_bucket", **route, le=bucket)
+                == registry.get_sample_value("t_bucket", {"le": bucket}))
+    assert _value("card_rules_request_duration_seconds_sum", **route) == pytest.approx(sum(times) + 0.001)
+
+
+def test_a_scrape_shows_the_answering_worker_as_one_request_in_flight_then_none() -> None:
+    meter = Meter({})
+    metering._METERS.discard(meter)
+    meter.started({"PATH_INFO": "/metrics"})
+    assert _value("card_rules_requests_in_flight") == 1
+    meter.answered({"PATH_INFO": "/metrics"}, 200, 0.001)
+    assert _value("card_rules_requests_in_flight") == 0

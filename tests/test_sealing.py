@@ -25,7 +25,7 @@ from service.cards import SeedStream
 from service.errors import BadToken, WrongSeatKey
 from service.games.base import DealSetup
 from service.games.registry import GAMES
-from service.sealing import FORMAT, HAND, Keyring, StateKey, commitment
+from service.sealing import CIPHERS_KEPT, FORMAT, HAND, Keyring, StateKey, _token_cipher, commitment
 from service.wire.form import GameWire, field
 from service.wire.kinds import SEAT, Int
 
@@ -271,3 +271,13 @@ def test_state_keys_parse() -> None:
 
 def test_commitment_is_lowercase_hex_sha256_of_the_utf8_seed() -> None:
     assert commitment("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+
+
+def test_a_token_key_is_derived_once_the_move_after_opens_it_from_the_cache() -> None:
+    ring = Keyring((OLD,))
+    token = ring.seal(HAND, "sixty-six", b"{}")
+    before = _token_cipher.cache_info()
+    assert ring.open(HAND, "sixty-six", token, at="/token") == b"{}"
+    after = _token_cipher.cache_info()
+    assert (after.hits - before.hits, after.misses - before.misses) == (1, 0)
+    assert after.currsize <= CIPHERS_KEPT

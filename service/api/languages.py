@@ -5,15 +5,26 @@ The access middleware (``service.api.observability``) chooses it once per reques
 
 from __future__ import annotations
 
-from flask import request
+from contextvars import ContextVar
+from typing import Any
+
+from flask import has_request_context, request
 
 from service.i18n import DEFAULT
 from service.negotiation import negotiated
 
 LANG_KEY = "service.lang"
-__all__ = ["LANG_KEY", "current", "negotiated"]
+ENVIRON: ContextVar[dict[str, Any] | None] = ContextVar("service.environ", default=None)
+"""The WSGI environ of the request being answered, set by the access middleware: read in 0.1 µs,
+where Flask's ``request.environ`` (a context-local proxy) takes about 1 µs, and a move's events
+ask for their language once or twice."""
+__all__ = ["ENVIRON", "LANG_KEY", "current", "negotiated"]
 
 
 def current() -> str:
-    """The language of the answer being written."""
-    return request.environ.get(LANG_KEY, DEFAULT)  # type: ignore[no-any-return]
+    """The language of the answer being written (what the table host left in the environ, when it
+    chose the table's)."""
+    environ = ENVIRON.get()
+    if environ is None:  # outside the middleware: Flask's request, if any
+        environ = request.environ if has_request_context() else {}
+    return environ.get(LANG_KEY, DEFAULT)  # type: ignore[no-any-return]
