@@ -5,17 +5,21 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import Any, cast
 
 import yaml
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 
 from host import schemas
+from service.api.languages import ACCEPT_LANGUAGE, ACCEPT_LANGUAGE_PARAMETER
+from service.version import VERSION
 
 PROBLEM = {"description": "An RFC 9457 problem (application/problem+json), its `errors` naming each field.",
            "content": {"application/problem+json": {"schema": {"type": "object"}}}}
 BEARER: list[dict[str, list[str]]] = [{"seat_key": []}]
+LANGUAGE = cast(dict[str, Any], ACCEPT_LANGUAGE)
+"""The component by its name, which apispec reads as a reference (its hints say dicts only)."""
 TABLE = {"name": "table_id", "in": "path", "required": True, "schema": {"type": "string"}}
 
 
@@ -32,37 +36,39 @@ def _errors(*statuses: int) -> dict[int, Any]:
 
 
 def generate() -> str:
-    spec = APISpec(title="Card tables (the table host)", version="1.0", openapi_version="3.1.0",
+    spec = APISpec(title="Card tables (the table host)", version=VERSION, openapi_version="3.1.0",
                    plugins=[MarshmallowPlugin()], info={"description": (
                        "Tables of several people beside the card-rules service: README, \"Tables for "
                        "several people\". Every call but opening a table and joining it proves a seat "
                        "(or a spectator) with `Authorization: Bearer <key>`.")})
     spec.components.security_scheme("seat_key", {"type": "http", "scheme": "bearer"})
+    # Every request's language is negotiated (host.app), the refusals' and the events' words too.
+    spec.components.parameter(ACCEPT_LANGUAGE, "header", ACCEPT_LANGUAGE_PARAMETER)
     for name in ("NewTable", "Join", "MoveIn", "SeatIn", "Opened", "Joined", "TableOut", "Verdict",
                  "SeatOut", "Ticket"):
         spec.components.schema(name, schema=getattr(schemas, name))
-    spec.path("/v1/tables", operations={"post": {
+    spec.path("/v1/tables", parameters=[LANGUAGE], operations={"post": {
         "summary": "Open a table, its first hand dealt", "requestBody": _body("NewTable"),
         "responses": {201: _answer("Opened", "The table, with one invitation per person's seat"),
                       **_errors(400, 413, 422, 429)}}})
-    spec.path("/v1/tables/{table_id}", parameters=[TABLE], operations={"get": {
+    spec.path("/v1/tables/{table_id}", parameters=[TABLE, LANGUAGE], operations={"get": {
         "summary": "The table as the seat (or a spectator) sees it", "security": BEARER,
         "responses": {200: _answer("TableOut"), **_errors(401, 404)}}})
-    spec.path("/v1/tables/{table_id}/join", parameters=[TABLE], operations={"post": {
+    spec.path("/v1/tables/{table_id}/join", parameters=[TABLE, LANGUAGE], operations={"post": {
         "summary": "Take the seat an invitation opens", "requestBody": _body("Join"),
         "responses": {200: _answer("Joined"), **_errors(400, 404, 409, 413, 422)}}})
-    spec.path("/v1/tables/{table_id}/moves", parameters=[TABLE], operations={"post": {
+    spec.path("/v1/tables/{table_id}/moves", parameters=[TABLE, LANGUAGE], operations={"post": {
         "summary": "Play the seat's move at a move number", "security": BEARER,
         "requestBody": _body("MoveIn"),
         "responses": {200: _answer("Verdict"), **_errors(400, 401, 403, 404, 409, 413, 422)}}})
-    spec.path("/v1/tables/{table_id}/seat", parameters=[TABLE], operations={"post": {
+    spec.path("/v1/tables/{table_id}/seat", parameters=[TABLE, LANGUAGE], operations={"post": {
         "summary": "Give the seat to the computer, or take it back", "security": BEARER,
         "requestBody": _body("SeatIn"),
         "responses": {200: _answer("SeatOut"), **_errors(400, 401, 403, 404, 413, 422)}}})
-    spec.path("/v1/tables/{table_id}/tickets", parameters=[TABLE], operations={"post": {
+    spec.path("/v1/tables/{table_id}/tickets", parameters=[TABLE, LANGUAGE], operations={"post": {
         "summary": "A ticket that opens the seat's event stream (for EventSource)", "security": BEARER,
         "responses": {200: _answer("Ticket"), **_errors(401, 404)}}})
-    spec.path("/v1/tables/{table_id}/events", parameters=[TABLE], operations={"get": {
+    spec.path("/v1/tables/{table_id}/events", parameters=[TABLE, LANGUAGE], operations={"get": {
         "summary": "The seat's events as Server-Sent Events", "security": BEARER, "parameters": [
             {"name": "ticket", "in": "query", "schema": {"type": "string"},
              "description": "Instead of the Authorization header."},

@@ -110,7 +110,9 @@ class InvalidMatch(InvalidState):
 
 
 class HandNotFinished(InvalidState):
-    slug = "hand-not-finished"
+    """A hand scored before its end: a possible state, only not a finished one."""
+
+    title, slug = N_("The hand is not over"), "hand-not-finished"
     says = N_("The hand is not over yet: play it out first.")
 
 

@@ -50,6 +50,8 @@ from service.i18n import N_, Translated
 
 FORMAT = 2
 """The token format this release seals and reads (1: a pickle, no longer read)."""
+RETIRED_FORMATS = (1,)
+"""Formats earlier releases sealed (1: a pickle), refused as such: deal the hand again."""
 HAND, MATCH = b"H", b"M"
 KIND_NAMES = {HAND: N_("hand token"), MATCH: N_("match token")}
 SALT_BYTES = 16
@@ -267,6 +269,8 @@ def _read_header(raw: bytes, at: str) -> tuple[bytes, str, str, memoryview]:
     for a token too short to hold them."""
     if len(raw) < 3:
         raise _short(at)
+    if raw[0] not in (FORMAT, *RETIRED_FORMATS):  # a first byte no release wrote: not a token at all
+        raise _stranger(at)
     if raw[0] != FORMAT:
         raise BadToken(at, "is a token of format {found}, which this release does not read (it reads "
                            "format {format}): deal the hand again", cause="old-release", found=raw[0],

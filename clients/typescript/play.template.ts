@@ -59,13 +59,15 @@ export async function play__PREFIX__(baseUrl: string): Promise<void> {
 
 const cyrillic = /[а-яё]/i;
 
-/** The `lang` parameter: the game's card names and move descriptions, and a refusal, in Russian. */
+/** The `lang` parameter: the game's card names and move descriptions, and a refusal, in Russian;
+ * then the `Accept-Language` header. */
 async function inRussian(client: Client<paths>): Promise<void> {
   const ru: { query: { lang: "ru" } } = { query: { lang: "ru" } };
   const detail = await client.GET(game, { params: ru });
   if (!detail.data) fail("game in Russian", detail.error);
   if (detail.response.headers.get("Content-Language") !== "ru") fail("Content-Language", detail.response.headers.get("Content-Language"));
-  const first = detail.data.deck_cards[0] ?? fail("an empty deck", detail.data.deck_cards);
+  const deck: Card[] = detail.data.deck_cards; // the game's own cards, not any string
+  const first = deck[0] ?? fail("an empty deck", deck);
   const named = [detail.data.card_names[first], ...Object.values(detail.data.descriptions.moves)];
   if (!named.every((text) => text !== undefined && cyrillic.test(text))) fail("Russian names", named);
   const dealt = await client.POST(`${game}/deal`, { body: { seed: "russian" }, params: ru });
@@ -77,6 +79,9 @@ async function inRussian(client: Client<paths>): Promise<void> {
   const answer = await client.POST(`${game}/validate`, { body: { state, move: { ...move, seat: move.seat === 0 ? 1 : 0 } }, params: ru });
   if (!answer.data) fail("validate", answer.error);
   if (answer.data.legal || !cyrillic.test(answer.data.reason.message)) fail("a refusal in Russian", answer.data);
+  // The header, declared in the document, typed like any parameter.
+  const asked = await client.GET(game, { params: { header: { "Accept-Language": "ru, en;q=0.5" } } });
+  if (asked.response.headers.get("Content-Language") !== "ru") fail("Accept-Language", asked.response.headers.get("Content-Language"));
 }
 
 async function playOpen(client: Client<paths>): Promise<void> {

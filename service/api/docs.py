@@ -23,12 +23,20 @@ def _assets() -> str:
 
 PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Card rules service: API</title>
+<link rel="icon" href="/docs/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/docs/assets/swagger-ui.css"></head>
 <body><div id="ui"></div>
 <script src="/docs/assets/swagger-ui-bundle.js"></script>
 <script>SwaggerUIBundle({url: "/openapi.json", dom_id: "#ui", deepLinking: true});</script>
 </body></html>
 """
+
+
+ICON = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 60 84">'
+        '<rect x="1" y="1" width="58" height="82" rx="5" fill="#fff" stroke="#555"/>'
+        '<text x="30" y="56" font-size="34" text-anchor="middle" '
+        'fill="#111">\u2660</text></svg>')
+"""The page's icon: /play's card (clients/web/static/favicon.svg) with a spade for its heart."""
 
 
 def render_yaml(spec: dict[str, Any]) -> str:
@@ -50,6 +58,10 @@ def blueprint(spec: Callable[[], dict[str, Any]]) -> Blueprint:
     @bp.get("/docs")
     def page() -> Response:
         return Response(PAGE, mimetype="text/html")
+
+    @bp.get("/docs/favicon.svg")
+    def icon() -> Response:
+        return Response(ICON, mimetype="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
 
     @bp.get("/docs/assets/<path:name>")
     def assets(name: str) -> Response:

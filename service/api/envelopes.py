@@ -59,7 +59,7 @@ def deal(p: Parts, mode: Mode) -> Envelope:
     if mode is Mode.SEALED:
         return Envelope(p.branch("SealedDealIn", "Deal a new sealed hand.", {
             **_table(p), **_sealed_seed(),
-        }), p.answer("SealedDealt", "The new sealed hand: its token and seat keys.", {
+        }), p.answer("SealedDealOut", "The new sealed hand: its token and seat keys.", {
             "token": token(HAND_TOKEN, required=True),
             "seat_keys": fields.List(fields.String(), required=True, metadata={
                 "description": "One secret per seat, by seat: give each player only their own."}),
@@ -73,7 +73,7 @@ def deal(p: Parts, mode: Mode) -> Envelope:
                                     metadata={"description": DECK}),
         "match": p.match,
     })
-    return Envelope(request, p.answer("Dealt", "The new hand.", {
+    return Envelope(request, p.answer("DealOut", "The new hand.", {
         "seed": fields.String(required=True, allow_none=True, metadata={
             "description": "The seed dealt from; null for a given deck."}),
         "shuffle": fields.String(required=True, validate=validate.OneOf(["v1", "given"]), metadata={
@@ -116,7 +116,7 @@ def deal_against_computer(p: Parts, mode: Mode) -> Envelope:
         "seat": seat(load_default=0, metadata={"description": "The person's seat; default 0."}),
         **_sealed_seed(),
     })
-    return Envelope(request, p.answer(mode.named("DealtAgainstComputer"), "The new sealed hand: its token, "
+    return Envelope(request, p.answer(mode.named("DealAgainstComputerOut"), "The new sealed hand: its token, "
                                       "the person's seat key, and the computer key.", {
         "token": token(HAND_TOKEN, required=True),
         "seat": seat(required=True, metadata={"description": "The person's seat."}),
@@ -136,7 +136,7 @@ def computer_move(p: Parts, mode: Mode) -> Envelope:
         "budget_ms": _search()["budget_ms"],
         "seed": _search()["seed"],
     })
-    return Envelope(request, p.answer(mode.named("ComputerMoved"), "The computer player's move, made: the "
+    return Envelope(request, p.answer(mode.named("ComputerMoveOut"), "The computer player's move, made: the "
                                       "new token, and the events as everyone may see them (each seat "
                                       "reads its own with `sealed/events`).", {
         "seat": seat(required=True, metadata={"description": "The seat the computer player moved."}),

@@ -18,7 +18,18 @@ ENVIRON: ContextVar[dict[str, Any] | None] = ContextVar("service.environ", defau
 """The WSGI environ of the request being answered, set by the access middleware: read in 0.1 µs,
 where Flask's ``request.environ`` (a context-local proxy) takes about 1 µs, and a move's events
 ask for their language once or twice."""
-__all__ = ["ENVIRON", "LANG_KEY", "current", "negotiated"]
+
+__all__ = ["ACCEPT_LANGUAGE", "ACCEPT_LANGUAGE_PARAMETER", "ENVIRON", "LANG_KEY", "current", "negotiated"]
+
+ACCEPT_LANGUAGE = "AcceptLanguage"
+"""The header's component in the OpenAPI documents (the rules' and the table host's), declared
+so that a typed client can send it."""
+ACCEPT_LANGUAGE_PARAMETER = {
+    "name": "Accept-Language", "in": "header", "required": False, "schema": {"type": "string"},
+    "description": "The languages the reader prefers, with their quality values (`ru, en;q=0.5`): "
+                   "the answer is in the best of English and Russian, English when it names neither. "
+                   "A `lang` query parameter, where an operation takes one, overrides it. The answer "
+                   "says its language in `Content-Language`."}
 
 
 def current() -> str:

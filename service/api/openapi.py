@@ -11,6 +11,7 @@ from apispec import APISpec, BasePlugin
 from apispec.ext.marshmallow import MarshmallowPlugin
 from apispec.utils import build_reference
 
+from service.api.languages import ACCEPT_LANGUAGE
 from service.wire.fields import Card, CardList, Null, TypeUnion
 
 
@@ -82,6 +83,45 @@ def _default_as_words(ret: dict[str, Any]) -> None:
     default = json.dumps(ret.pop("default"))
     said = f"Default: `{default}`."
     ret["description"] = f"{ret['description'].rstrip()} {said}" if ret.get("description") else said
+
+
+FORMER_NAMES = {"Dealt": "DealOut", "SealedDealt": "SealedDealOut",
+                "SealedDealtAgainstComputer": "SealedDealAgainstComputerOut",
+                "SealedComputerMoved": "SealedComputerMoveOut"}
+"""Answers named before every operation's answer was ``<Game><Operation>Out`` (2.6.0): the old
+name of each game's schema stays in the document, a deprecated alias, so a client typed by it
+still builds."""
+
+
+def former_names(spec: APISpec, prefixes: Sequence[str]) -> None:
+    for prefix in prefixes:
+        for former, name in FORMER_NAMES.items():
+            spec.components.schema(f"{prefix}{former}", {
+                "$ref": f"#/components/schemas/{prefix}{name}", "deprecated": True,
+                "description": f"The former name of `{prefix}{name}`."})
+
+
+class AcceptLanguage(BasePlugin):
+    """Every operation that takes ``lang`` honours ``Accept-Language`` as well (both are read for
+    every request, ``service.api.languages``): the header is declared beside the parameter,
+    ``lang``'s component ``beside``."""
+
+    def __init__(self, beside: str) -> None:
+        self.beside = beside
+
+    def operation_helper(self, path: str | None = None, operations: dict | None = None,
+                         **kwargs: Any) -> None:
+        for operation in (operations or {}).values():
+            parameters = operation.get("parameters", [])
+            if any(_names(parameter, self.beside) for parameter in parameters):
+                parameters.append(ACCEPT_LANGUAGE)
+
+
+def _names(parameter: object, component: str) -> bool:
+    """Whether ``parameter`` is the component ``component``, by name or by reference."""
+    if isinstance(parameter, dict):
+        return str(parameter.get("$ref", "")).endswith(f"/{component}")
+    return parameter == component
 
 
 class SchemaKeywords(BasePlugin):

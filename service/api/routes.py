@@ -6,7 +6,6 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Mapping
 from functools import wraps
-from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 import orjson
@@ -18,7 +17,7 @@ from service.api.limits import SearchLimits
 from service.api.parsing import CompiledParser
 from service.api.parts import Envelope, Parts
 from service.api.paths import OpenPaths, Post, SealedPaths
-from service.api.schemas import GameDetail, GameList, Health, Problem
+from service.api.schemas import GameList, Health, Problem, game_detail
 from service.cards import CARDS, SeedStream
 from service.config import Settings
 from service.games.base import DealSetup, Game, GameInfo, Wire
@@ -26,11 +25,7 @@ from service.i18n import translate
 from service.i18n.cards import CASES, card_name
 from service.replay import ReplayGuard
 from service.sealing import Keyring
-
-try:
-    VERSION = version("card-rules-service")
-except PackageNotFoundError:  # running from a source tree that was never installed
-    VERSION = "0.0.0"
+from service.version import VERSION
 
 # Every answer a POST can give besides 200, documented so the spec tells the truth.
 POST_ERRORS = {
@@ -160,7 +155,7 @@ def game_blueprint(blueprint_class: Any, game: Game[Any, Any], parser: CompiledP
 
     @bp.route("", methods=["GET"])
     @bp.doc(operationId=_operation_id(info, "Game"), parameters=[LANG])
-    @bp.response(200, GameDetail)
+    @bp.response(200, game_detail(game.schemas.fields, info.move_types, info.event_types))
     @bp.alt_response(400, schema=Problem, content_type="application/problem+json", description=LANG_ERROR)
     def detail() -> Response:
         """The game in detail: deck, card values, options, move types and reason codes."""

@@ -3,10 +3,13 @@ detail (the operations' envelopes are in ``service.api.envelopes``)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+import marshmallow as ma
 from marshmallow import fields, validate
 
 from service.wire.fields import StrictInteger
-from service.wire.schemas import Strict
+from service.wire.schemas import CardFields, Strict, one_of
 
 
 class ProblemFieldError(Strict):
@@ -57,6 +60,9 @@ class GameList(Strict):
 
 
 class GameDetail(GameSummary):
+    """A game in detail, any game's: each game's path answers its own (`SixtySixGameDetail`...), the
+    same with that game's cards, move types and event types as enums."""
+
     deck = fields.String(required=True)
     card_values = fields.Dict(keys=fields.String(), values=StrictInteger(), required=True, metadata={
         "description": "The value of every card of the game's deck, by card code (`{\"AS\": 11, "
@@ -83,6 +89,20 @@ class GameDetail(GameSummary):
     descriptions = fields.Nested(lambda: GameDescriptions(), required=True, metadata={
         "description": "What every option (and each of its choices), move type and event type "
         "means, in the answer's language, for a front end's labels and help. Since API version 2.2."})
+
+
+def game_detail(cards: CardFields, move_types: Iterable[str], event_types: Iterable[str]) -> type[ma.Schema]:
+    """One game's ``GameDetail`` (``SixtySixGameDetail``): the same answer, with its deck's cards,
+    move types and event types each an enum of that game's own, so a typed client knows them."""
+    base = GameDetail._declared_fields
+    members = {
+        "deck_cards": cards.cards(required=True, metadata=base["deck_cards"].metadata),
+        "move_types": fields.List(one_of(move_types), required=True),
+        "event_types": fields.List(one_of(event_types), required=True),
+        "Meta": type("Meta", (GameDetail.Meta,), {"register": False}),
+        "__doc__": "A game in detail: `GameDetail` with this game's cards, move types and event types.",
+    }
+    return type(f"{cards.prefix}GameDetail", (GameDetail,), members)
 
 
 class CardForms(Strict):
