@@ -10,10 +10,10 @@ table's options and the close (who closed, and the closer's penalty should it fa
 search's constants. The phase's rules are the game's own: follow suit, head the trick with a
 higher card of the suit led when the table plays ``must_head_trick``, else trump if able;
 marriages are led (both the king and the queen may lead one) when ``marriages_after_stock``;
-a claim (``allow_claim``) ends the hand on the spot. A finished hand is valued as ``rules.result``
+a claim (``allow_claim``) ends the hand on the spot. A finished hand is valued as ``scoring.result``
 scores it, in game points: the winner's 1, 2 (loser under 33 points) or 3 (loser without a trick),
 a failed close's 2 or 3, the last-trick bonus when nobody closed; the tests check this against
-``rules.apply`` and ``rules.result`` on random positions.
+``play.apply`` and ``scoring.result`` on random positions.
 
 The search is a minimax over seat 0's value (the game points seat 0 wins less seat 1's, -3 to
 3) with alpha-beta pruning, fail-soft, and a transposition table holding each position's bounds
@@ -190,7 +190,7 @@ class Solver:
 
     def score(self, state: State) -> int:
         """Seat 0's value of a finished hand, as the search counts it: the tests hold it to
-        ``rules.result``."""
+        ``scoring.result``."""
         p0, p1 = points(state, 0), points(state, 1)
         t0, t1 = int(bool(state.tricks_won[0])), int(bool(state.tricks_won[1]))
         if state.claimed_by is not None:
@@ -200,7 +200,7 @@ class Solver:
     # --- the values of finished hands ---------------------------------------------------------
 
     def final(self, p0: int, p1: int, t0: int, t1: int, first: int) -> int:
-        """Seat 0's game points less seat 1's for a hand played out (``rules.result``)."""
+        """Seat 0's game points less seat 1's for a hand played out (``scoring.result``)."""
         closer = self.closer
         if closer >= 0:
             if first == closer and (p0 if closer == 0 else p1) >= TARGET:
@@ -216,7 +216,7 @@ class Solver:
         return -(3 if not t0 else 2 if p0 < SCHNEIDER else 1)
 
     def claimed(self, claimer: int, p0: int, p1: int, t0: int, t1: int) -> int:
-        """Seat 0's value of a claim by ``claimer`` (§7.3, ``rules.result``): right, the
+        """Seat 0's value of a claim by ``claimer`` (§7.3, ``scoring.result``): right, the
         claimer wins as if by 66; wrong, the other seat wins 2, or 3 when it has no trick, or a
         failed close's penalty if the claimer closed and that is more."""
         if claimer == 0:
@@ -301,13 +301,7 @@ class Solver:
         for move in self.lead_moves(h0 if maximize else h1, hint):
             n0, n1, r0, r1, w0, w1, now_first = p0, p1, q0, q1, t0, t1, first
             if move >= CLAIM:
-                if move != PLAIN_CLAIM:
-                    worth = 40 if move - CLAIM == self.trump else 20
-                    if maximize and (t0 or not self.pending_until_trick):
-                        n0 += worth
-                    elif not maximize and (t1 or not self.pending_until_trick):
-                        n1 += worth
-                value = self.claimed(mover, n0, n1, t0, t1)
+                value = self.claim(move, mover, p0, p1, t0, t1)
             else:
                 card = move & (MARRIAGE_FLAG - 1)
                 if move & MARRIAGE_FLAG:
@@ -338,6 +332,17 @@ class Solver:
             if alpha >= beta:
                 break
         return best, best_move
+
+    def claim(self, move: int, mover: int, p0: int, p1: int, t0: int, t1: int) -> int:
+        """Seat 0's value of ``mover``'s claim, with the marriage it declares to reach 66 (a
+        move of its own, off the search's inner loop: a claim ends the hand)."""
+        if move != PLAIN_CLAIM:
+            worth = 40 if move - CLAIM == self.trump else 20
+            if mover == 0 and (t0 or not self.pending_until_trick):
+                p0 += worth
+            elif mover == 1 and (t1 or not self.pending_until_trick):
+                p1 += worth
+        return self.claimed(mover, p0, p1, t0, t1)
 
     def reply_moves(self, hand: int, lead: int, hint: int) -> list[int]:
         """The follower's legal cards (§4.2.5): the cheapest that take the trick, then the
