@@ -34,7 +34,8 @@ Against random the earlier round's bars stand: 75 % at two seats, above 0 at mor
 
 STRENGTH_HANDS (hands per match at two seats, default 200, played as 100 deals; a game may play
 fewer, ``HANDS``, not more; at more seats as many deals), STRENGTH_BUDGET_MS (default 100),
-STRENGTH_GAMES (a comma list), STRENGTH_AGAINST (a comma list of opponents, default
+STRENGTH_GAMES (a comma list), STRENGTH_SEATS (a comma list of table sizes, default every size
+the game seats), STRENGTH_AGAINST (a comma list of opponents, default
 random,greedy,today,rdeep), STRENGTH_LEVELS (a comma list of levels, e.g. 1,2,3,4,5: each level
 also plays the one below it, and level 1 greedy), STRENGTH_JOBS (processes, default 2),
 STRENGTH_SAMPLES (a cap on the computer player's samples per move besides the budget, for trials
@@ -51,7 +52,7 @@ import statistics
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -350,13 +351,15 @@ def _level_below(name: str) -> str | None:
 
 
 def matches(games: Iterable[str], hands: int, knobs: Knobs, opponents: Sequence[str],
-            levels: Sequence[str] = ()) -> list[Match]:
-    """Every table of ``games`` against each opponent; with ``levels``, each level against the
-    one below it (level 1 against greedy)."""
+            levels: Sequence[str] = (), seats: Collection[int] = ()) -> list[Match]:
+    """Every table of ``games`` (of the sizes ``seats``, or all) against each opponent; with
+    ``levels``, each level against the one below it (level 1 against greedy)."""
     chosen = []
     for g in games:
         deals = max(2, min(hands, HANDS.get(g, hands)) // 2)
         for players in GAMES[g].info.player_counts:
+            if seats and players not in seats:
+                continue
             chosen += [Match(g, players, "player", o, deals, knobs) for o in opponents]
             for number in levels:
                 me = f"level:{number}"
@@ -396,7 +399,8 @@ def main() -> None:
     jobs = int(os.environ.get("STRENGTH_JOBS", "2"))
     opponents = [o for o in os.environ.get("STRENGTH_AGAINST", "random,greedy,today,rdeep").split(",") if o]
     levels = [v for v in os.environ.get("STRENGTH_LEVELS", "").split(",") if v]
-    chosen = matches(games, hands, knobs, opponents, levels)
+    seats = {int(n) for n in os.environ.get("STRENGTH_SEATS", "").split(",") if n}
+    chosen = matches(games, hands, knobs, opponents, levels, seats)
     for m in chosen:  # a misspelt player stops the run before it starts
         build(m.player, m.knobs), build(m.opponent, m.knobs)
     results = run(chosen, jobs, done=lambda r: print(plain(r), file=sys.stderr, flush=True))

@@ -131,3 +131,8 @@ def test_matches_take_every_table_and_the_levels():
         ("sixty-six", 2, "level:1", "greedy", 5), ("sixty-six", 2, "level:2", "level:1", 5),
         ("kozel", 4, "player", "greedy", 5), ("kozel", 4, "player", "rdeep", 5),
         ("kozel", 4, "level:1", "greedy", 5), ("kozel", 4, "level:2", "level:1", 5)]
+
+
+def test_matches_keep_the_table_sizes_asked_for():
+    chosen = strength.matches(["bura", "kozel"], 10, TINY, ["today"], seats={2, 4})
+    assert [(m.game, m.players) for m in chosen] == [("bura", 2), ("bura", 4), ("kozel", 4)]
