@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from lz4 import block as lz4_block
 
 from service.api.events import EVERY_SEAT, told
-from service.api.sealed import SealedHand, SealedMatch, Sealer
+from service.api.sealed import HANDS_KEPT, TOKEN_TAIL, SealedHand, SealedMatch, Sealer
 from service.cards import SeedStream
 from service.errors import BadToken, WrongSeatKey
 from service.games.base import DealSetup
@@ -281,3 +281,28 @@ def test_a_token_key_is_derived_once_the_move_after_opens_it_from_the_cache() ->
     after = _token_cipher.cache_info()
     assert (after.hits - before.hits, after.misses - before.misses) == (1, 0)
     assert after.currsize <= CIPHERS_KEPT
+
+
+def test_the_sealer_that_sealed_a_token_knows_it_again_by_its_whole_text() -> None:
+    sealer, value = Sealer(GAMES["sixty-six"], Keyring((OLD,))), hand()
+    token = sealer.seal(value)
+    before = _token_cipher.cache_info()
+    assert sealer.open(token, "/token") == value
+    assert _token_cipher.cache_info() == before  # kept: its envelope is not opened
+    raw = bytearray(binascii.a2b_base64(token))
+    raw[len(raw) // 2] ^= 1
+    altered = binascii.b2a_base64(bytes(raw), newline=False).decode()
+    assert altered[-TOKEN_TAIL:] == token[-TOKEN_TAIL:]  # found by its tail, refused by its text
+    with pytest.raises(BadToken, match="altered"):
+        sealer.open(altered, "/token")
+
+
+def test_a_sealer_keeps_its_latest_tokens_only() -> None:
+    sealer, value = Sealer(GAMES["sixty-six"], Keyring((OLD,))), hand()
+    first = sealer.seal(value)
+    latest = [sealer.seal(value) for _ in range(HANDS_KEPT)]
+    before = _token_cipher.cache_info()
+    assert sealer.open(latest[0], "/token") == value
+    assert _token_cipher.cache_info() == before
+    assert sealer.open(first, "/token") == value  # dropped: its envelope opened, as any other's
+    assert _token_cipher.cache_info().hits == before.hits + 1
