@@ -41,6 +41,7 @@ from typing import Any
 
 from service.cards import CARDS, SeedStream, codes
 from service.games.base import DealSetup, evolve
+from service.games.canasta import moves as mv
 from service.games.canasta import play
 from service.games.canasta import rules as canasta
 from service.games.canasta import wire as canasta_wire
@@ -122,7 +123,7 @@ def canasta_state(size: int, *, draw_phase: bool = False) -> dict[str, Any]:
     hands[MOVER] = (*hands[MOVER], *state.stock[:moved])
     state = evolve(state, hands=tuple(hands), stock=state.stock[moved:])
     if not draw_phase:
-        state, _ = play.apply(state, canasta.Draw(MOVER))
+        state, _ = play.apply(state, mv.Draw(MOVER))
     wire = canasta_wire.STATE.dump(state)
     assert Counter(codes(state.hands[MOVER])) == Counter(hand)
     return wire
@@ -147,7 +148,7 @@ def canasta_two_cards() -> dict[str, Any]:
     state = evolve(state, hands=tuple(hands), stock=tuple(stock), melds=({}, melds),
                    has_melded=tuple(seat % 2 == MOVER % 2 for seat in range(SEATS)),
                    turn_info=canasta.TurnInfo(keys_at_start=frozenset(melds)))
-    state, _ = play.apply(state, canasta.Draw(MOVER))
+    state, _ = play.apply(state, mv.Draw(MOVER))
     return canasta_wire.STATE.dump(state)
 
 
@@ -165,7 +166,7 @@ def canasta_every_card() -> dict[str, Any]:
     mover = tuple(CARDS[c] for c in sorted(deck.elements()))
     hands = tuple(mover if seat == MOVER else (CARDS[others.pop()],) for seat in range(SEATS))
     state = evolve(state, hands=hands, pile=(CARDS["4S"],), stock=(CARDS["4C"], *(CARDS[c] for c in rest)))
-    state, _ = play.apply(state, canasta.Draw(MOVER))
+    state, _ = play.apply(state, mv.Draw(MOVER))
     return canasta_wire.STATE.dump(state)
 
 

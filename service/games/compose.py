@@ -219,3 +219,32 @@ class Matches(ABC, Generic[HS, ST, OP]):
     @abstractmethod
     def score_hand(self, state: HS, standing: ST) -> tuple[Wire, ST]:
         """The finished hand's score on the wire, and the standing after it."""
+
+
+@dataclass(frozen=True, slots=True)
+class KeptBy(Generic[HS, ST]):
+    """A match its rules keep: ``new(seats=, dealer=)``, the standing before a first hand;
+    ``deal(standing, players=, dealer=, options=, source=)``, the hand dealt in a standing;
+    ``score(hand, standing)``, a finished hand's score on the wire; ``after(standing, hand)``, the
+    standing after it."""
+
+    new: Callable[..., ST]
+    deal: Callable[..., HS]
+    score: Callable[[HS, ST], Wire]
+    after: Callable[[ST, HS], ST]
+
+
+class KeptMatches(Matches[HS, ST, OP]):
+    """``Matches`` whose match its rules keep (``kept``), so the game writes none of it."""
+
+    kept: KeptBy[HS, ST]
+
+    def new_match(self, table: Table[OP, HS]) -> ST:
+        return self.kept.new(seats=table.seats, dealer=table.dealer)
+
+    def deal_hand(self, setup: DealSetup, standing: ST, table: Table[OP, HS], source: DeckSource) -> HS:
+        return self.kept.deal(standing, players=table.seats, dealer=table.dealer, options=table.options,
+                              source=source)
+
+    def score_hand(self, state: HS, standing: ST) -> tuple[Wire, ST]:
+        return self.kept.score(state, standing), self.kept.after(standing, state)

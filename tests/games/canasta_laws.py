@@ -15,6 +15,7 @@ from itertools import combinations
 from typing import Any
 
 from service.cards import JOKER
+from service.games.canasta import moves as mv
 from service.games.canasta import rules as canasta
 
 KEYS = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "W")
@@ -98,22 +99,22 @@ def universe(state: Any) -> Iterator[Any]:
     multi-group melds and takes of §4.13 rules (2)-(4), up to two extra groups."""
     for seat, cards in enumerate(state.hands):
         hand = Hand(cards)
-        yield from (canasta.Draw(seat), canasta.DeclinePile(seat), canasta.AskGoOut(seat))
-        yield from (canasta.AnswerGoOut(seat, True), canasta.AnswerGoOut(seat, False))
-        yield from (canasta.Discard(seat, c) for c in set(cards))
+        yield from (mv.Draw(seat), mv.DeclinePile(seat), mv.AskGoOut(seat))
+        yield from (mv.AnswerGoOut(seat, True), mv.AnswerGoOut(seat, False))
+        yield from (mv.Discard(seat, c) for c in set(cards))
         if state.pile:
             rank = state.pile[0].rank
             shown = hand.naturals.get(rank, [])
-            yield from (canasta.TakeUpcard(seat, tuple(shown[:k])) for k in range(2, len(shown) + 1))
+            yield from (mv.TakeUpcard(seat, tuple(shown[:k])) for k in range(2, len(shown) + 1))
             for counts in [(0, 0, 0), *hand.counts(rank)]:
-                yield canasta.TakePile(seat, hand.fill([(rank, counts)])[0].cards)
+                yield mv.TakePile(seat, hand.fill([(rank, counts)])[0].cards)
         for side, melds in enumerate(state.melds):
             for key in melds:
                 for card in {c.code: c for c in cards if c.rank == key}.values():
-                    yield canasta.ExchangeJoker(seat, side, key, card)
+                    yield mv.ExchangeJoker(seat, side, key, card)
         for key in KEYS:
             for counts in hand.counts(key):
-                yield canasta.Meld(seat, hand.fill([(key, counts)]))
+                yield mv.Meld(seat, hand.fill([(key, counts)]))
         if seat == state.to_move:
             yield from _multi_melds(state, seat, hand)
             yield from _multi_takes(state, seat, hand)
@@ -141,13 +142,13 @@ def _multi_melds(state: Any, seat: int, hand: Hand) -> Iterator[Any]:
             worth = _points(plan, state.variant)
             used = sum(sum(c) for _, c in plan)
             if sum(worth) - min(worth) < minimum or len(cards) - used <= 1:
-                yield canasta.Meld(seat, hand.fill(plan))
+                yield mv.Meld(seat, hand.fill(plan))
     elif len(cards) == 2:
         for keys in combinations(KEYS, 2):
             for a, b in ((cards[0], cards[1]), (cards[1], cards[0])):
                 plan = [(keys[0], _single(a)), (keys[1], _single(b))]
                 if all(plan[i][0] == card.rank or card.rank in ("2", "JK") for i, card in enumerate((a, b))):
-                    yield canasta.Meld(seat, hand.fill(plan))
+                    yield mv.Meld(seat, hand.fill(plan))
 
 
 def _single(card: Any) -> tuple[int, int, int]:
@@ -174,10 +175,10 @@ def _multi_takes(state: Any, seat: int, hand: Hand) -> Iterator[Any]:
                     continue
                 worth = _points([group], state.variant)[0]
                 if base + worth >= minimum > base or left - sum(group[1]) <= 1:
-                    yield canasta.TakePile(seat, top_cards, rest.fill([group]))
+                    yield mv.TakePile(seat, top_cards, rest.fill([group]))
         elif left == 1:
             for key in state.melds[side]:
                 for single in ((1, 0, 0), (0, 1, 0), (0, 0, 1)):
                     if key != rank:
-                        yield canasta.TakePile(seat, top_cards, rest.fill([(key, single)]))
+                        yield mv.TakePile(seat, top_cards, rest.fill([(key, single)]))
 

@@ -23,19 +23,18 @@ from service.errors import IllegalMove, InvalidMatch, InvalidState
 from service.games.base import DealSetup
 from service.games.canasta import check, listing, rules
 from service.games.canasta import melds as m
-from service.games.canasta.rules import (
+from service.games.canasta.moves import (
     AnswerGoOut,
     AskGoOut,
     DeclinePile,
     Discard,
     Draw,
     ExchangeJoker,
-    Group,
     Meld,
     TakePile,
     TakeUpcard,
-    TurnInfo,
 )
+from service.games.canasta.rules import Group, TurnInfo
 from service.games.decks import GivenOrder
 from tests.games import steps
 from tests.games.canasta_positions import (

@@ -15,7 +15,8 @@ from service.cards import SeedStream
 from service.games.base import DealSetup, evolve
 from service.games.canasta import scoring
 from service.games.canasta.advice import ADVICE, greedy, infer, redeal, value
-from service.games.canasta.rules import Discard, Meld, Move, State, TakePile
+from service.games.canasta.moves import Discard, Meld, Move, TakePile
+from service.games.canasta.rules import State
 from tests.games.canasta_positions import GAME, finished, position
 
 TABLES = [(2, "classic"), (3, "classic"), (4, "classic"), (6, "classic"), (2, "seed_13"),

@@ -18,8 +18,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from service.games.base import accepts
-from service.games.canasta import check, listing, rules, wire
+from service.games.canasta import check, listing, wire
 from service.games.canasta import families as families_
+from service.games.canasta import moves as mv
 from tests.games.canasta_positions import GAME, deck_codes, position
 
 UNBOUNDED = 10**9
@@ -245,6 +246,6 @@ def test_a_listing_past_the_bound_answers_families_instead_of_its_multi_group_mo
     state = random_position(random.Random(7), seats=6, variant="classic", cards=40, phase="play")
     moves, families = listing.listing(state, 1)
     assert [f.kind for f in families] == ["meld"] and families[0].least_points == 50
-    assert all(len(m.melds) == 1 for m in moves if isinstance(m, rules.Meld))
+    assert all(len(m.melds) == 1 for m in moves if isinstance(m, mv.Meld))
     small = random_position(random.Random(7), seats=4, variant="classic", cards=11, phase="play")
     assert listing.listing(small, 1)[1] == []

@@ -15,7 +15,8 @@ from service.games.base import DealSetup, accepts
 from service.games.canasta import advice
 from service.games.canasta.advice import ADVICE, greedy, playout
 from service.games.canasta.check import check
-from service.games.canasta.rules import Discard, Draw, Meld, Move, State, TakePile
+from service.games.canasta.moves import Discard, Draw, Meld, Move, TakePile
+from service.games.canasta.rules import State
 from service.player import EXPLORE
 from tests.games.canasta_positions import GAME, position
 

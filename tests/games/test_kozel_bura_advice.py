@@ -13,9 +13,10 @@ import pytest
 from service.cards import SeedStream, card, codes
 from service.games.base import DealSetup
 from service.games.kozel_bura import rules
-from service.games.kozel_bura.advice import greedy, redeal, value
+from service.games.kozel_bura.advice import redeal, value
 from service.games.kozel_bura.game import KozelBura
 from service.games.tricks.sets import Respond, State
+from service.games.tricks.sets_advice import greedy
 from tests.games.family import lead, position
 from tests.games.kozel_bura_laws import hidden
 

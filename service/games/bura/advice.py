@@ -93,7 +93,7 @@ def greedy(state: State, seat: int, moves: Sequence[Move]) -> Move:
     tricks: list[TrickMove] = [m for m in moves if not isinstance(m, Claim | Declare | Pass)]
     if state.phase is not Phase.PLAY or not tricks:
         return moves[0]
-    return sets_advice.greedy_trick_move(state, tricks)
+    return sets_advice.greedy(state, seat, tricks)
 
 
 def worlds(state: State, seat: int, most: int, known: Known = NOTHING_KNOWN) -> list[State] | None:

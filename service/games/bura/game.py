@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from service.cards import DeckSource
-from service.games.base import DealSetup, Wire, describe
+from service.games.base import describe
 from service.games.bura import rules, wire
 from service.games.bura.advice import ADVICE
 from service.games.bura.rules import Match, Move, Options
-from service.games.compose import Matches, RuleSet, Table, TrickGame
+from service.games.compose import KeptBy, KeptMatches, RuleSet, TrickGame
 from service.games.match import MatchRules
 from service.games.tricks.sets import POINTS, State
 from service.i18n import N_
@@ -16,12 +15,11 @@ INFO = describe(
     id="bura", name_en="Bura", name_ru="Бура", players=(2, 3, 4, 5, 6), deck=rules.DECK,
     about_deck="36 cards: the ace, ten, king, queen, jack, nine, eight, seven and six of each suit.",
     points=POINTS,
-    moves=wire.MOVES.docs, reasons=rules.Reason, options=rules.Options,
-    events=wire.EVENTS,
+    moves=wire.MOVES.docs, reasons=rules.Reason, options=rules.Options, events=wire.EVENTS,
 )
 
 
-class Bura(TrickGame[State, Move], Matches[State, Match, Options]):
+class Bura(TrickGame[State, Move], KeptMatches[State, Match, Options]):
     info = INFO
     rule_set = RuleSet(rules.check, rules.apply, rules.candidate_moves)
     wire_form = wire.FORM
@@ -29,17 +27,7 @@ class Bura(TrickGame[State, Move], Matches[State, Match, Options]):
     match_rules = MatchRules(totals="match_scores", seats=("next_dealer", "next_leader"), sized=True,
                              reached=N_("a seat has {target} games: the match is over"))
     """§7.3: a match ends at its target; a single winner deals the next hand."""
+    kept = KeptBy(rules.new_match, rules.deal, wire.hand_score, rules.match_after)
 
     def target(self, options: Options) -> int:
         return options.target_games
-
-    def new_match(self, table: Table[Options, State]) -> Match:
-        return rules.new_match(seats=table.seats, dealer=table.dealer)
-
-    def deal_hand(self, setup: DealSetup, standing: Match, table: Table[Options, State],
-                  source: DeckSource) -> State:
-        return rules.deal(players=table.seats, dealer=table.dealer, leader=standing.next_leader,
-                          options=table.options, source=source)
-
-    def score_hand(self, state: State, standing: Match) -> tuple[Wire, Match]:
-        return wire.hand_score(state, standing), rules.match_after(standing, state)

@@ -86,8 +86,9 @@ class Pass:
 Move = Lead | Molodka | Respond | Claim | Declare | Pass
 
 
-def deal(*, players: int, dealer: int, leader: int, options: Options, source: DeckSource) -> State:
+def deal(match: Match, *, players: int, dealer: int, options: Options, source: DeckSource) -> State:
     """§3; the match says who leads (§7.3: the dealer's left, or the last trick's taker)."""
+    leader = match.next_leader
     state = sets.deal(source.order(DECK), seats=players, dealer=dealer, hand_size=HAND_SIZE, options=options)
     return state if leader == state.leader else evolve(state, leader=leader, to_move=leader)
 

@@ -18,23 +18,10 @@ from service.cards import JOKER, Card
 from service.games.advice import NOTHING_KNOWN, Advice, Known, unseen_dealt_again
 from service.games.base import accepts, evolve
 from service.games.canasta import melds as m
+from service.games.canasta import moves as mv
 from service.games.canasta.check import check, may_go_out
 from service.games.canasta.listing import RANK_ORDER, listing
-from service.games.canasta.rules import (
-    AnswerGoOut,
-    DeclinePile,
-    Discard,
-    Draw,
-    ExchangeJoker,
-    Group,
-    Meld,
-    Melds,
-    Move,
-    Phase,
-    State,
-    TakePile,
-    TakeUpcard,
-)
+from service.games.canasta.rules import Group, Melds, Phase, State
 from service.games.canasta.scoring import hand_score
 from service.games.seating import left_of
 
@@ -62,7 +49,7 @@ def redeal(state: State, seat: int, rng: Random, known: Known = NOTHING_KNOWN) -
     return evolve(state, hands=tuple(hands), stock=tuple(stock))
 
 
-def infer(history: Sequence[tuple[State, Move]], seat: int) -> Known:
+def infer(history: Sequence[tuple[State, mv.Move]], seat: int) -> Known:
     """The cards ``seat`` saw go into another hand and not yet come out: those under the top card
     of a pile taken (§4.3: the pile is face up; the state keeps no record of them once taken), the
     whole pile taken with the upcard (§4.4) with the naturals shown for it where they stay in the
@@ -83,22 +70,22 @@ def infer(history: Sequence[tuple[State, Move]], seat: int) -> Known:
     return Known(held={s: tuple(cards) for s, cards in held.items() if cards})
 
 
-def _through_hand(state: State, move: Move) -> tuple[Sequence[Card], Sequence[Card]]:
+def _through_hand(state: State, move: mv.Move) -> tuple[Sequence[Card], Sequence[Card]]:
     """The cards a move is seen to take out of its seat's hand, and those it is seen to put in."""
     def kept(pile: Sequence[Card]) -> list[Card]:
         return [c for c in pile if not m.is_red_three(c, state.variant)]
 
-    if isinstance(move, TakePile):
+    if isinstance(move, mv.TakePile):
         return [*move.top_cards, *(c for g in move.melds for c in g.cards)], kept(state.pile[1:])
-    if isinstance(move, TakeUpcard):
+    if isinstance(move, mv.TakeUpcard):
         if state.options.first_take_mode == "meld_no_minimum":
             return move.show, kept(state.pile[1:])
         return (), [*move.show, *kept(state.pile)]
-    if isinstance(move, Meld):
+    if isinstance(move, mv.Meld):
         return [c for g in move.melds for c in g.cards], ()
-    if isinstance(move, Discard):
+    if isinstance(move, mv.Discard):
         return (move.card,), ()
-    if isinstance(move, ExchangeJoker):
+    if isinstance(move, mv.ExchangeJoker):
         return (move.card,), (JOKER,)
     return (), ()
 
@@ -152,50 +139,50 @@ def _held(state: State, hand: Sequence[Card], melds: Melds) -> float:
 # --- the greedy player -------------------------------------------------------------------------
 
 
-def greedy(state: State, seat: int, moves: Sequence[Move]) -> Move:
+def greedy(state: State, seat: int, moves: Sequence[mv.Move]) -> mv.Move:
     """Take the pile when it can (laying the most naturals), else draw; exchange a joker when it
     can; meld when it can (the most naturals, the fewest wild cards; wild cards alone only to make
     a canasta); else discard the least useful card. Never asks to go out; always lets go out."""
     if state.phase == Phase.DRAW:
         return _draw(moves)
     if state.phase == Phase.AWAIT_ANSWER:
-        return next((mv for mv in moves if isinstance(mv, AnswerGoOut) and mv.answer), moves[0])
-    exchange = next((mv for mv in moves if isinstance(mv, ExchangeJoker)), None)
+        return next((move for move in moves if isinstance(move, mv.AnswerGoOut) and move.answer), moves[0])
+    exchange = next((move for move in moves if isinstance(move, mv.ExchangeJoker)), None)
     if exchange is not None:
         return exchange
-    melds = [mv for mv in moves if isinstance(mv, Meld) and _worth_laying(state, mv)]
+    melds = [move for move in moves if isinstance(move, mv.Meld) and _worth_laying(state, move)]
     if melds:
         return max(melds, key=_laid)
-    discards = [mv for mv in moves if isinstance(mv, Discard)]
+    discards = [move for move in moves if isinstance(move, mv.Discard)]
     if not discards:
         return moves[0]
     ranks = Counter(c.rank for c in state.hands[seat])
-    return min(discards, key=lambda mv: _discard_cost(state, seat, mv.card, ranks))
+    return min(discards, key=lambda move: _discard_cost(state, seat, move.card, ranks))
 
 
-def _draw(moves: Sequence[Move]) -> Move:
-    upcard = [mv for mv in moves if isinstance(mv, TakeUpcard)]
+def _draw(moves: Sequence[mv.Move]) -> mv.Move:
+    upcard = [move for move in moves if isinstance(move, mv.TakeUpcard)]
     if upcard:
-        return max(upcard, key=lambda mv: len(mv.show))
-    takes = [mv for mv in moves if isinstance(mv, TakePile)]
+        return max(upcard, key=lambda move: len(move.show))
+    takes = [move for move in moves if isinstance(move, mv.TakePile)]
     if takes:
         return max(takes, key=_laid)
-    return next((mv for mv in moves if isinstance(mv, Draw)), moves[0])
+    return next((move for move in moves if isinstance(move, mv.Draw)), moves[0])
 
 
-def _cards(move: Meld | TakePile) -> list[Card]:
+def _cards(move: mv.Meld | mv.TakePile) -> list[Card]:
     cards = [c for g in move.melds for c in g.cards]
-    return [*move.top_cards, *cards] if isinstance(move, TakePile) else cards
+    return [*move.top_cards, *cards] if isinstance(move, mv.TakePile) else cards
 
 
-def _laid(move: Meld | TakePile) -> tuple[int, int]:
+def _laid(move: mv.Meld | mv.TakePile) -> tuple[int, int]:
     """More naturals first, then fewer wild cards: wild cards are worth keeping for later melds."""
     cards = _cards(move)
     wild = sum(1 for c in cards if m.is_wild(c))
     return len(cards) - wild, -wild
 
 
-def _worth_laying(state: State, move: Meld) -> bool:
+def _worth_laying(state: State, move: mv.Meld) -> bool:
     """A meld that lays a natural card, or wild cards that make a canasta (a lone wild card laid
     off is better kept: for a new meld, or to freeze the pile)."""
     if any(not m.is_wild(c) for c in _cards(move)):
@@ -226,7 +213,7 @@ EXPLORE = 0.1
 """The share of playout moves drawn at random (a discard or a meld), as in ``service.player``."""
 
 
-def playout(state: State, seat: int, rng: Random) -> Move:
+def playout(state: State, seat: int, rng: Random) -> mv.Move:
     """``greedy``'s move built from the hand rather than chosen from the listing, which checks
     every meld and take the hand makes and cost a playout three quarters of its time; one move in
     ``EXPLORE`` (when melding or discarding) a meld or a discard drawn at random. Where it differs
@@ -241,12 +228,12 @@ def playout(state: State, seat: int, rng: Random) -> Move:
     of the time, at some 0.65 ms a playout of 15 moves instead of 1.1-1.5."""
     explore = rng.random() < EXPLORE
     if state.phase == Phase.AWAIT_ANSWER:
-        return AnswerGoOut(seat, True)
+        return mv.AnswerGoOut(seat, True)
     move = _drawn(state, seat) if state.phase == Phase.DRAW else _played(state, seat, rng, explore=explore)
     return move if move is not None else greedy(state, seat, listing(state, seat)[0])
 
 
-def _drawn(state: State, seat: int) -> Move | None:
+def _drawn(state: State, seat: int) -> mv.Move | None:
     """The upcard with every natural of its rank shown (§4.4), else the pile when a take of the
     hand's naturals can have it (§4.3), else the stock (§4.2); with the stock gone, the pile
     declined when it cannot be taken (§4.9); None when it finds no legal take of a pile that must
@@ -255,19 +242,19 @@ def _drawn(state: State, seat: int) -> Move | None:
         if accepts(check, state, move):
             return move
     if state.stock:
-        return Draw(seat)
-    decline = DeclinePile(seat)
+        return mv.Draw(seat)
+    decline = mv.DeclinePile(seat)
     return decline if accepts(check, state, decline) else None
 
 
-def _upcard_takes(state: State, seat: int) -> list[Move]:
+def _upcard_takes(state: State, seat: int) -> list[mv.Move]:
     if state.variant != m.SEED_108 or state.turn_index or not state.pile:
         return []
     shown = _naturals(state.hands[seat], state.variant).get(str(state.pile[0].rank), ())
-    return [TakeUpcard(seat, shown)] if len(shown) >= 2 else []
+    return [mv.TakeUpcard(seat, shown)] if len(shown) >= 2 else []
 
 
-def _pile_takes(state: State, seat: int) -> list[Move]:
+def _pile_takes(state: State, seat: int) -> list[mv.Move]:
     """The takes to try, most naturals first: the top card's naturals, with no wild card, one,
     two; for a side without melds, with its other new melds first (the minimum, §4.1.6)."""
     if not state.pile or m.is_wild(top := state.pile[0]) or m.is_black_three(top, state.variant):
@@ -277,25 +264,25 @@ def _pile_takes(state: State, seat: int) -> list[Move]:
     wild = _wild(hand)
     others = () if state.melds[state.side_of(seat)] else _new_melds(state, hand, besides=key)
     tops = [naturals + wild[:k] for k in range(min(len(wild), 2) + 1)]
-    return [TakePile(seat, cards, groups) for cards in tops for groups in dict.fromkeys((others, ()))]
+    return [mv.TakePile(seat, cards, groups) for cards in tops for groups in dict.fromkeys((others, ()))]
 
 
-def _played(state: State, seat: int, rng: Random, *, explore: bool) -> Move | None:
+def _played(state: State, seat: int, rng: Random, *, explore: bool) -> mv.Move | None:
     """A joker exchanged when it can be (§4.6), else the meld of most naturals (§4.5), else the
     discard ``greedy`` makes (§4.7); None for a last card that may not go out."""
-    exchange = next((mv for mv in _exchanges(state, seat) if accepts(check, state, mv)), None)
+    exchange = next((move for move in _exchanges(state, seat) if accepts(check, state, move)), None)
     if exchange is not None:
         return exchange
-    melds = [mv for mv in _melds(state, seat) if accepts(check, state, mv)]
+    melds = [move for move in _melds(state, seat) if accepts(check, state, move)]
     if melds:
         return rng.choice(melds) if explore else melds[0]
     hand = state.hands[seat]
     if len(hand) == 1 and not may_go_out(state, seat, state.melds[state.side_of(seat)]):
         return None
     if explore:
-        return Discard(seat, rng.choice(sorted(set(hand), key=_listed_order)))
+        return mv.Discard(seat, rng.choice(sorted(set(hand), key=_listed_order)))
     ranks = Counter(c.rank for c in hand)
-    return Discard(seat, min(sorted(set(hand), key=_listed_order),
+    return mv.Discard(seat, min(sorted(set(hand), key=_listed_order),
                              key=lambda c: _discard_cost(state, seat, c, ranks)))
 
 
@@ -304,29 +291,29 @@ def _listed_order(card: Card) -> tuple[int, tuple[int, int]]:
     return RANK_ORDER.get(str(card.rank), 99), m.sort_key(card)
 
 
-def _exchanges(state: State, seat: int) -> list[Move]:
+def _exchanges(state: State, seat: int) -> list[mv.Move]:
     """A joker of an opponent's meld for a natural of its rank (§4.6), by a side with a meld."""
     side = state.side_of(seat)
     if state.variant != m.SEED_108 or not state.melds[side]:
         return []
     naturals = _naturals(state.hands[seat], state.variant)
-    return [ExchangeJoker(seat, other, key, naturals[key][0])
+    return [mv.ExchangeJoker(seat, other, key, naturals[key][0])
             for other, melds in enumerate(state.melds) if other != side
             for key in m.KEY_ORDER if JOKER in melds.get(key, ()) and key in naturals]
 
 
-def _melds(state: State, seat: int) -> list[Meld]:
+def _melds(state: State, seat: int) -> list[mv.Meld]:
     """The melds to try, most naturals and then fewest wild cards first (``_laid``): for a side
     without melds every new meld at once, the natural ones alone, and each one alone (§4.1.6
     decides which reach the minimum); for a side with melds, one group a move (``_additions``)."""
     hand, melds = state.hands[seat], state.melds[state.side_of(seat)]
     if melds:
-        moves = [Meld(seat, (group,)) for group in _additions(state, hand, melds)]
+        moves = [mv.Meld(seat, (group,)) for group in _additions(state, hand, melds)]
     else:
         groups = _new_melds(state, hand)
         natural = tuple(g for g in groups if not any(map(m.is_wild, g.cards)))
         plans = dict.fromkeys((groups, natural, *((g,) for g in groups)))
-        moves = [Meld(seat, plan) for plan in plans if plan]
+        moves = [mv.Meld(seat, plan) for plan in plans if plan]
     return sorted(moves, key=_laid, reverse=True)
 
 
@@ -391,6 +378,6 @@ def _takes_wild(key: str, variant: str) -> bool:
 # A hand is some 200 moves: a playout stops after 15 (about five turns at four seats), and six
 # candidates keep a sample to some 6 ms on an idle core with the listing, so that ``value`` guides
 # the search; ``playout`` brings a sample to 1-4 ms (some 20-90 samples in 100 ms, from 10-30).
-ADVICE: Advice[State, Move] = Advice(redeal=redeal, value=value, greedy=greedy, horizon=15, shortlist=6,
+ADVICE: Advice[State, mv.Move] = Advice(redeal=redeal, value=value, greedy=greedy, horizon=15, shortlist=6,
                                      side=lambda state, seat: state.side_of(seat), playout=playout,
                                      infer=infer)

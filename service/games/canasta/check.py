@@ -12,33 +12,14 @@ from typing import Any
 from service.cards import JOKER, Card
 from service.games.base import accepts, refuse, refuse_counted
 from service.games.canasta import melds as m
+from service.games.canasta import moves as mv
 from service.games.canasta.melds import SEED_108, THREE, WILD_KEY
-from service.games.canasta.rules import (
-    PHASE_MOVES,
-    AnswerGoOut,
-    AskGoOut,
-    DeclinePile,
-    Discard,
-    Draw,
-    ExchangeJoker,
-    Group,
-    Meld,
-    Melds,
-    Move,
-    Phase,
-    Reason,
-    State,
-    TakePile,
-    TakeUpcard,
-    frozen_for,
-    min_req,
-    placed,
-)
+from service.games.canasta.rules import Group, Melds, Phase, Reason, State, frozen_for, min_req, placed
 from service.i18n import N_
 from service.i18n.text import Amount, Rank, Seat
 
 
-def offered(state: State, move: Move) -> bool:
+def offered(state: State, move: mv.Move) -> bool:
     """§4.12 ``not_offered``: the upcard and the joker exchange belong to ``seed_108``, asking
     to go out to the option at four or six."""
     if isinstance(move, SEED_108_MOVES):
@@ -48,12 +29,12 @@ def offered(state: State, move: Move) -> bool:
     return True
 
 
-SEED_108_MOVES, ASKING = (TakeUpcard, ExchangeJoker), (AskGoOut, AnswerGoOut)
+SEED_108_MOVES, ASKING = (mv.TakeUpcard, mv.ExchangeJoker), (mv.AskGoOut, mv.AnswerGoOut)
 NOT_OFFERED = {
-    TakeUpcard: N_("in this variant the upcard is not taken without a meld"),
-    ExchangeJoker: N_("jokers are not exchanged in this variant"),
-    AskGoOut: N_("at this table nobody asks the partner's permission to go out"),
-    AnswerGoOut: N_("at this table nobody asks the partner's permission to go out"),
+    mv.TakeUpcard: N_("in this variant the upcard is not taken without a meld"),
+    mv.ExchangeJoker: N_("jokers are not exchanged in this variant"),
+    mv.AskGoOut: N_("at this table nobody asks the partner's permission to go out"),
+    mv.AnswerGoOut: N_("at this table nobody asks the partner's permission to go out"),
 }
 """Why a move the variant or the options do not have is refused, by the move."""
 IN_PHASE = {
@@ -64,24 +45,24 @@ IN_PHASE = {
 ``hand_finished``; the wait for an answer in ``_refuse_phase``)."""
 
 
-def check(state: State, move: Move) -> None:
+def check(state: State, move: mv.Move) -> None:
     """The one place legality is decided; the first failing check of §4.12 refuses."""
     if state.phase == Phase.HAND_OVER:
         refuse(Reason.HAND_FINISHED, "this hand is over: no more moves are made")
     if not offered(state, move):
         refuse(Reason.NOT_OFFERED, NOT_OFFERED[type(move)])
-    if not isinstance(move, PHASE_MOVES[state.phase]):
+    if not isinstance(move, mv.PHASE_MOVES[state.phase]):
         _refuse_phase(state, move)
     if move.seat != state.to_move:
         refuse(Reason.NOT_YOUR_TURN, "it is {seat}'s turn", seat=Seat(state.to_move))
     CHECKS[type(move)](state, move)
 
 
-def _refuse_phase(state: State, move: Move) -> None:
+def _refuse_phase(state: State, move: mv.Move) -> None:
     """``wrong_phase``, said to the seat that tried the move: an answer nobody asked for, a move
     while a question waits for its answer (to the partner asked, or to anyone else), or a move of
     the other half of a turn."""
-    if isinstance(move, AnswerGoOut):
+    if isinstance(move, mv.AnswerGoOut):
         refuse(Reason.WRONG_PHASE, "nobody has asked you whether to go out")
     if state.phase == Phase.AWAIT_ANSWER:
         if move.seat == state.to_move:
@@ -90,7 +71,7 @@ def _refuse_phase(state: State, move: Move) -> None:
     refuse(Reason.WRONG_PHASE, IN_PHASE[state.phase])
 
 
-def _check_draw(state: State, move: Draw) -> None:
+def _check_draw(state: State, move: mv.Draw) -> None:
     if not state.stock:
         refuse(Reason.STOCK_EMPTY, "the stock is empty: there is no card to draw")
 
@@ -105,7 +86,7 @@ def _pile_top(state: State) -> Card:
     return top
 
 
-def _check_take_pile(state: State, move: TakePile) -> None:
+def _check_take_pile(state: State, move: mv.TakePile) -> None:
     top = _pile_top(state)
     hand = state.hands[move.seat]
     if len(hand) == 1 and len(state.pile) == 1:
@@ -249,7 +230,7 @@ def may_go_out(state: State, seat: int, melds: Melds) -> bool:
     return state.variant != SEED_108 or state.has_melded[seat]
 
 
-def _check_take_upcard(state: State, move: TakeUpcard) -> None:
+def _check_take_upcard(state: State, move: mv.TakeUpcard) -> None:
     if state.turn_index != 0:
         refuse(Reason.NOT_FIRST_TURN, "only the first player, on the very first turn, may take the upcard "
                "without a meld")
@@ -270,7 +251,7 @@ def _check_take_upcard(state: State, move: TakeUpcard) -> None:
         _refuse_going_out(state, move.seat, melds, last_card=False)
 
 
-def _check_meld(state: State, move: Meld) -> None:
+def _check_meld(state: State, move: mv.Meld) -> None:
     if not move.melds:
         refuse(Reason.BAD_GROUP, "name at least one group of cards to meld")
     hand = state.hands[move.seat]
@@ -280,7 +261,7 @@ def _check_meld(state: State, move: Meld) -> None:
     _check_placement(state, move.seat, move.melds, len(hand) - len(named), drew=state.turn_info.drew)
 
 
-def _check_exchange(state: State, move: ExchangeJoker) -> None:
+def _check_exchange(state: State, move: mv.ExchangeJoker) -> None:
     side, sides = state.side_of(move.seat), state.table.sides
     theirs = state.melds[move.from_side] if 0 <= move.from_side < len(state.melds) else {}
     if move.from_side == side:
@@ -306,7 +287,7 @@ def _check_exchange(state: State, move: ExchangeJoker) -> None:
         refuse(Reason.EXCHANGE_NEEDS_OWN_MELD, "you may exchange a joker only once you have a meld")
 
 
-def _check_discard(state: State, move: Discard) -> None:
+def _check_discard(state: State, move: mv.Discard) -> None:
     hand = state.hands[move.seat]
     _check_held(hand, [move.card])
     melds = state.melds[state.side_of(move.seat)]
@@ -314,7 +295,7 @@ def _check_discard(state: State, move: Discard) -> None:
         _refuse_going_out(state, move.seat, melds, last_card=True)
 
 
-def _check_ask(state: State, move: AskGoOut) -> None:
+def _check_ask(state: State, move: mv.AskGoOut) -> None:
     info = state.turn_info
     if info.asked:
         refuse(Reason.ALREADY_ASKED, "you have already asked your partner this turn")
@@ -324,19 +305,19 @@ def _check_ask(state: State, move: AskGoOut) -> None:
         refuse(Reason.HAND_TOO_SMALL_TO_ASK, "you may ask your partner only while you hold two cards or more")
 
 
-def _check_answer(state: State, move: AnswerGoOut) -> None:
+def _check_answer(state: State, move: mv.AnswerGoOut) -> None:
     """Only the asked partner is to move, which ``check`` has seen to."""
 
 
-def _check_decline(state: State, move: DeclinePile) -> None:
+def _check_decline(state: State, move: mv.DeclinePile) -> None:
     if state.stock:
         refuse(Reason.STOCK_NOT_EMPTY, "you may leave the discard pile only once the stock is gone")
-    if accepts(check, state, TakePile(move.seat)):
+    if accepts(check, state, mv.TakePile(move.seat)):
         refuse(Reason.MUST_TAKE_PILE, "you must take the discard pile: its top card goes onto your meld")
 
 
 CHECKS: dict[type, Callable[[State, Any], None]] = {
-    Draw: _check_draw, TakePile: _check_take_pile, TakeUpcard: _check_take_upcard, Meld: _check_meld,
-    ExchangeJoker: _check_exchange, Discard: _check_discard, AskGoOut: _check_ask,
-    AnswerGoOut: _check_answer, DeclinePile: _check_decline,
+    mv.Draw: _check_draw, mv.TakePile: _check_take_pile, mv.TakeUpcard: _check_take_upcard,
+    mv.Meld: _check_meld, mv.ExchangeJoker: _check_exchange, mv.Discard: _check_discard,
+    mv.AskGoOut: _check_ask, mv.AnswerGoOut: _check_answer, mv.DeclinePile: _check_decline,
 }

@@ -20,9 +20,10 @@ from typing import Protocol
 from service.cards import JOKER, Card
 from service.games.base import accepts, evolve
 from service.games.canasta import melds as m
+from service.games.canasta import moves as mv
 from service.games.canasta.check import check
 from service.games.canasta.melds import THREE, WILD_KEY
-from service.games.canasta.rules import Group, Meld, Move, State, TakePile, min_req
+from service.games.canasta.rules import Group, State, min_req
 
 KEEPING, GOING_OUT = (2, None), (0, 1)
 
@@ -151,7 +152,7 @@ Table = dict[Key, tuple[int, tuple[Laid | None, ...]]]
 """For each key, the most natural points a partial choice reaches, and that choice."""
 
 
-def witness(state: State, family: Family) -> Move | None:
+def witness(state: State, family: Family) -> mv.Move | None:
     """A legal move of ``family``, the one worth most, or None if it has none.
 
     Dynamic programming over the groups, keeping for each ``Key`` the most natural points. Each
@@ -214,7 +215,7 @@ def _wild_points(family: Family, used: int) -> int:
     return jokers * family.joker_points + (used - jokers) * family.two_points
 
 
-def _move(family: Family, chosen: tuple[GroupChoice, ...], plan: tuple[Laid | None, ...]) -> Move:
+def _move(family: Family, chosen: tuple[GroupChoice, ...], plan: tuple[Laid | None, ...]) -> mv.Move:
     """The cards of a plan: each group's first naturals, the jokers first, then the 2s in order."""
     wild = [*(JOKER,) * family.jokers, *family.twos]
     groups = []
@@ -224,5 +225,5 @@ def _move(family: Family, chosen: tuple[GroupChoice, ...], plan: tuple[Laid | No
             groups.append(Group(group.key, (*group.naturals[:naturals], *wild[:extra])))
             del wild[:extra]
     if family.top is None:
-        return Meld(family.seat, tuple(groups))
-    return TakePile(family.seat, groups[0].cards, tuple(groups[1:]))
+        return mv.Meld(family.seat, tuple(groups))
+    return mv.TakePile(family.seat, groups[0].cards, tuple(groups[1:]))

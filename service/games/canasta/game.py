@@ -7,8 +7,9 @@ from service.errors import HandNotFinished, InvalidMatch, InvalidState
 from service.games.base import DealSetup, Wire, describe
 from service.games.canasta import check, listing, play, rules, scoring, wire
 from service.games.canasta import melds as m
+from service.games.canasta import moves as mv
 from service.games.canasta.advice import ADVICE
-from service.games.canasta.rules import Move, Options, State
+from service.games.canasta.rules import Options, State
 from service.games.canasta.scoring import Standing
 from service.games.compose import Matches, MeldingGame, MeldingRules, Table
 from service.games.match import MatchRules
@@ -25,7 +26,7 @@ INFO = describe(
 )
 
 
-class Canasta(MeldingGame[State, Move], Matches[State, Standing, Options]):
+class Canasta(MeldingGame[State, mv.Move], Matches[State, Standing, Options]):
     info = INFO
     rule_set = MeldingRules(check.check, play.apply, listing.listing)
     wire_form = wire.FORM

@@ -16,28 +16,11 @@ from service.cards import JOKER, Card
 from service.errors import IllegalMove
 from service.games.base import accepts
 from service.games.canasta import melds as m
+from service.games.canasta import moves as mv
 from service.games.canasta.check import check
 from service.games.canasta.families import Family, families, top_choice, witness
 from service.games.canasta.melds import SEED_108, THREE, WILD_KEY
-from service.games.canasta.rules import (
-    AnswerGoOut,
-    AskGoOut,
-    DeclinePile,
-    Discard,
-    Draw,
-    ExchangeJoker,
-    Group,
-    Meld,
-    Melds,
-    Move,
-    Phase,
-    Reason,
-    State,
-    TakePile,
-    TakeUpcard,
-    frozen_for,
-    min_req,
-)
+from service.games.canasta.rules import Group, Melds, Phase, Reason, State, frozen_for, min_req
 
 Counts = tuple[int, int, int]
 """A group's naturals, twos and jokers."""
@@ -134,19 +117,20 @@ class Search:
 
 
 def listing(state: State, seat: int, *, steps: int = SEARCH_STEPS,
-            plans: int = LISTED_PLANS) -> tuple[list[Move], list[Family]]:
+            plans: int = LISTED_PLANS) -> tuple[list[mv.Move], list[Family]]:
     """The moves of §4.13 one by one, and the families that stand for the multi-group moves of
     rules (2) and (3) that a bounded search could not list (``steps`` and ``plans``: its bound)."""
     if state.phase == Phase.HAND_OVER or seat != state.to_move:
         return [], []
     search = Search(steps, plans)
     if state.phase == Phase.AWAIT_ANSWER:
-        found: list[Move] = [AnswerGoOut(seat, True), AnswerGoOut(seat, False)]
+        found: list[mv.Move] = [mv.AnswerGoOut(seat, True), mv.AnswerGoOut(seat, False)]
     elif state.phase == Phase.DRAW:
-        found = [Draw(seat), *upcard_takes(state, seat), *pile_takes(state, seat, search), DeclinePile(seat)]
+        found = [mv.Draw(seat), *upcard_takes(state, seat), *pile_takes(state, seat, search),
+                 mv.DeclinePile(seat)]
     else:
-        found = [*meld_moves(state, seat, search), *exchanges(state, seat), AskGoOut(seat),
-                 *(Discard(seat, c) for c in _distinct(state.hands[seat]))]
+        found = [*meld_moves(state, seat, search), *exchanges(state, seat), mv.AskGoOut(seat),
+                 *(mv.Discard(seat, c) for c in _distinct(state.hands[seat]))]
     inhabited = [family for family in search.families if witness(state, family)]
     return [move for move in found if accepts(check, state, move)], inhabited
 
@@ -159,15 +143,15 @@ RANK_ORDER = {rank: i for i, rank in enumerate(("3", "4", "5", "6", "7", "8", "9
                                                  "2", "JK"))}
 
 
-def upcard_takes(state: State, seat: int) -> Iterator[Move]:
+def upcard_takes(state: State, seat: int) -> Iterator[mv.Move]:
     """§4.13: the first k naturals of the upcard's rank, k = 2 .. all of them."""
     if state.variant != SEED_108 or state.turn_index or not state.pile:
         return
     naturals = Pool.of(state.hands[seat], state.variant).naturals.get(str(state.pile[0].rank), ())
-    yield from (TakeUpcard(seat, naturals[:k]) for k in range(2, len(naturals) + 1))
+    yield from (mv.TakeUpcard(seat, naturals[:k]) for k in range(2, len(naturals) + 1))
 
 
-def exchanges(state: State, seat: int) -> Iterator[Move]:
+def exchanges(state: State, seat: int) -> Iterator[mv.Move]:
     """One per opponent's meld with a joker and distinct natural code of its rank in the hand."""
     if state.variant != SEED_108:
         return
@@ -176,13 +160,13 @@ def exchanges(state: State, seat: int) -> Iterator[Move]:
         for key, cards in melds.items():
             if side != mine and JOKER in cards:
                 codes = {c.code: c for c in state.hands[seat] if c.rank == key}
-                yield from (ExchangeJoker(seat, side, key, codes[code]) for code in sorted(codes))
+                yield from (mv.ExchangeJoker(seat, side, key, codes[code]) for code in sorted(codes))
 
 
 # --- meld (§4.13 rules 1-4) ------------------------------------------------------------------
 
 
-def meld_moves(state: State, seat: int, search: Search) -> Iterator[Move]:
+def meld_moves(state: State, seat: int, search: Search) -> Iterator[mv.Move]:
     hand, side_melds = state.hands[seat], state.melds[state.side_of(seat)]
     pool = Pool.of(hand, state.variant)
     wild = len(pool.twos) + pool.jokers
@@ -191,7 +175,7 @@ def meld_moves(state: State, seat: int, search: Search) -> Iterator[Move]:
     for key in (k for k in m.keys(state.variant)
                 if pool.count(k) or (wild and (k in side_melds or k == WILD_KEY))):
         for counts in _fitting(pool, side_melds.get(key, ()), key, twos=len(pool.twos), jokers=pool.jokers):
-            yield Meld(seat, (pool.group(key, counts),))
+            yield mv.Meld(seat, (pool.group(key, counts),))
     if not side_melds:
         minimum = min_req(state, state.side_of(seat))
         try:
@@ -200,9 +184,10 @@ def meld_moves(state: State, seat: int, search: Search) -> Iterator[Move]:
         except _TooMany:
             search.families += families(state, seat, pool, cards=len(hand))
             return
-        yield from (Meld(seat, pool.groups(plan)) for plan in plans if len(plan) >= 2)
+        yield from (mv.Meld(seat, pool.groups(plan)) for plan in plans if len(plan) >= 2)
     elif len(hand) == 2:
-        yield from (Meld(seat, pool.groups(plan)) for plan in sorted(set(_last_two(pool, hand, side_melds))))
+        plans = sorted(set(_last_two(pool, hand, side_melds)))
+        yield from (mv.Meld(seat, pool.groups(plan)) for plan in plans)
 
 
 def _fitting(pool: Pool, meld: Sequence[Card], key: str, *, twos: int, jokers: int) -> Iterator[Counts]:
@@ -302,13 +287,13 @@ UNTAKEABLE = frozenset({Reason.HAND_FINISHED, Reason.WRONG_PHASE, Reason.NOT_YOU
 
 def _takeable(state: State, seat: int) -> bool:
     try:
-        check(state, TakePile(seat))
+        check(state, mv.TakePile(seat))
     except IllegalMove as refusal:
         return refusal.reason not in UNTAKEABLE
     return True
 
 
-def pile_takes(state: State, seat: int, search: Search) -> list[Move]:
+def pile_takes(state: State, seat: int, search: Search) -> list[mv.Move]:
     """Rules 1-4 of the take. Only the top groups that keep the top card's meld valid are tried,
     with a natural pair when the pile is frozen for the side (P6-P7): trying every count made a
     draw-phase listing take up to 0.9 ms."""
@@ -325,9 +310,10 @@ def pile_takes(state: State, seat: int, search: Search) -> list[Move]:
     tops = [(0, 0, 0)] if m.meld_valid(key, meld, state.variant) else []
     tops += [c for c in _fitting(pool, meld, key, twos=len(pool.twos), jokers=pool.jokers)
              if c[0] >= 2 or not frozen]
-    found: list[Move] = [TakePile(seat, pool.group(key, counts).cards) for counts in tops]
+    found: list[mv.Move] = [mv.TakePile(seat, pool.group(key, counts).cards) for counts in tops]
     if state.melds[side]:
-        return found + [TakePile(seat, pool.group(key, counts).cards, pool.after(key, counts).groups((home,)))
+        return found + [mv.TakePile(seat, pool.group(key, counts).cards,
+                                    pool.after(key, counts).groups((home,)))
                         for counts in tops if len(hand) - sum(counts) + gain == 1
                         for home in _single_homes(pool.after(key, counts), state.melds[side], exclude=key)]
     try:
@@ -339,7 +325,7 @@ def pile_takes(state: State, seat: int, search: Search) -> list[Move]:
 
 
 def _first_takes(state: State, seat: int, pool: Pool, tops: list[Counts], gain: int,
-                 search: Search) -> Iterator[Move]:
+                 search: Search) -> Iterator[mv.Move]:
     """Rules 2 and 3 of the take, for a side without melds: each top group's further groups."""
     top, hand = state.pile[0], state.hands[seat]
     key = str(top.rank)
@@ -352,7 +338,7 @@ def _first_takes(state: State, seat: int, pool: Pool, tops: list[Counts], gain: 
         plans = search.collect(chain(_needed(after_top, minimum, search, keys=rest, total=worth),
                                      _going_out(after_top, cards, search, gain=gain, keys=rest)))
         top_cards = pool.group(key, counts).cards
-        yield from (TakePile(seat, top_cards, after_top.groups(plan)) for plan in plans)
+        yield from (mv.TakePile(seat, top_cards, after_top.groups(plan)) for plan in plans)
 
 
 def _single_homes(pool: Pool, melds: Melds, *, exclude: str) -> Iterator[tuple[str, Counts]]:

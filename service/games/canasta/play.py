@@ -11,35 +11,19 @@ from typing import Any
 from service.cards import JOKER, Card, without
 from service.games.base import Event, evolve, replace_at
 from service.games.canasta import melds as m
+from service.games.canasta import moves as mv
 from service.games.canasta.listing import any_take
-from service.games.canasta.rules import (
-    AnswerGoOut,
-    AskGoOut,
-    DeclinePile,
-    Discard,
-    Draw,
-    ExchangeJoker,
-    Group,
-    Meld,
-    Move,
-    Phase,
-    Result,
-    State,
-    TakePile,
-    TakeUpcard,
-    TurnInfo,
-    placed,
-)
+from service.games.canasta.rules import Group, Phase, Result, State, TurnInfo, placed
 from service.games.canasta.scoring import end, went_out
 from service.games.seating import left_of
 
 
-def apply(state: State, move: Move) -> tuple[State, list[Event]]:
+def apply(state: State, move: mv.Move) -> tuple[State, list[Event]]:
     """The next state; only called with a move that ``check`` accepted."""
     return APPLY[type(move)](state, move)
 
 
-def _draw(state: State, move: Draw) -> tuple[State, list[Event]]:
+def _draw(state: State, move: mv.Draw) -> tuple[State, list[Event]]:
     """§4.2: red threes drawn are laid out and replaced by the next card; a red three that was the
     stock's last card ends the hand (and when it was the only card drawn, no ``drew`` is told)."""
     seat, stock = move.seat, list(state.stock)
@@ -82,7 +66,7 @@ def _take_rest(state: State, seat: int, rest: Sequence[Card]) -> tuple[State, li
     return state, kept, [Event("red_three_laid", seat, (c,)) for c in threes]
 
 
-def _take_pile(state: State, move: TakePile) -> tuple[State, list[Event]]:
+def _take_pile(state: State, move: mv.TakePile) -> tuple[State, list[Event]]:
     top = state.pile[0]
     state, kept, laid = _take_rest(state, move.seat, state.pile[1:])
     groups = (Group(str(top.rank), (top, *move.top_cards)), *move.melds)
@@ -92,7 +76,7 @@ def _take_pile(state: State, move: TakePile) -> tuple[State, list[Event]]:
     return _after_laying(state, move.seat, _taken("took_pile", move.seat, top, kept, laid, melded=named))
 
 
-def _take_upcard(state: State, move: TakeUpcard) -> tuple[State, list[Event]]:
+def _take_upcard(state: State, move: mv.TakeUpcard) -> tuple[State, list[Event]]:
     """§4.4: the whole pile, for the natural cards shown (or, by the option, melded with it)."""
     top = state.pile[0]
     if state.options.first_take_mode == "meld_no_minimum":
@@ -116,7 +100,7 @@ def _taken(kind: str, seat: int, top: Card, kept: Sequence[Card], laid: list[Eve
     return [Event(kind, seat, (top, *kept)), *laid, Event("melded", seat, (top, *melded))]
 
 
-def _meld(state: State, move: Meld) -> tuple[State, list[Event]]:
+def _meld(state: State, move: mv.Meld) -> tuple[State, list[Event]]:
     named = [c for g in move.melds for c in g.cards]
     state = _lay(state, move.seat, move.melds, from_hand=named)
     state = evolve(state, turn_info=evolve(state.turn_info, actions=state.turn_info.actions + 1))
@@ -132,7 +116,7 @@ def _out(state: State, seat: int, events: list[Event]) -> tuple[State, list[Even
     return went_out(state, seat), [*events, Event("went_out", seat), Event("hand_over", None)]
 
 
-def _exchange(state: State, move: ExchangeJoker) -> tuple[State, list[Event]]:
+def _exchange(state: State, move: mv.ExchangeJoker) -> tuple[State, list[Event]]:
     """§4.6: the joker to the hand, the natural card into the opponent's meld in its place."""
     theirs = dict(state.melds[move.from_side])
     theirs[move.rank] = (*without(theirs[move.rank], [JOKER]), move.card)
@@ -143,7 +127,7 @@ def _exchange(state: State, move: ExchangeJoker) -> tuple[State, list[Event]]:
         Event("joker_exchanged", move.seat, (move.card,)), Event("joker_taken", move.seat, (JOKER,))]
 
 
-def _discard(state: State, move: Discard) -> tuple[State, list[Event]]:
+def _discard(state: State, move: mv.Discard) -> tuple[State, list[Event]]:
     """§4.7: the discard ends the turn, or the hand when it was the last card."""
     seat = move.seat
     state = evolve(state, hands=replace_at(state.hands, seat, without(state.hands[seat], [move.card])),
@@ -169,23 +153,24 @@ def _next_turn(state: State, seat: int, events: list[Event]) -> tuple[State, lis
     return state, events
 
 
-def _ask(state: State, move: AskGoOut) -> tuple[State, list[Event]]:
+def _ask(state: State, move: mv.AskGoOut) -> tuple[State, list[Event]]:
     return evolve(state, phase=Phase.AWAIT_ANSWER, to_move=left_of(move.seat, state.seats, 2),
                   turn_info=evolve(state.turn_info, asked=True)), [Event("asked_to_go_out", move.seat)]
 
 
-def _answer(state: State, move: AnswerGoOut) -> tuple[State, list[Event]]:
+def _answer(state: State, move: mv.AnswerGoOut) -> tuple[State, list[Event]]:
     return evolve(state, phase=Phase.PLAY, to_move=state.turn,
                   turn_info=evolve(state.turn_info, permission="yes" if move.answer else "no")), [
         Event("answered", move.seat, kind="yes" if move.answer else "no")]
 
 
-def _decline(state: State, move: DeclinePile) -> tuple[State, list[Event]]:
+def _decline(state: State, move: mv.DeclinePile) -> tuple[State, list[Event]]:
     events = [Event("declined_pile", move.seat), Event("hand_over", None)]
     return end(state, Result("stock_exhausted")), events
 
 
 APPLY: dict[type, Callable[[State, Any], tuple[State, list[Event]]]] = {
-    Draw: _draw, TakePile: _take_pile, TakeUpcard: _take_upcard, Meld: _meld, ExchangeJoker: _exchange,
-    Discard: _discard, AskGoOut: _ask, AnswerGoOut: _answer, DeclinePile: _decline,
+    mv.Draw: _draw, mv.TakePile: _take_pile, mv.TakeUpcard: _take_upcard, mv.Meld: _meld,
+    mv.ExchangeJoker: _exchange, mv.Discard: _discard, mv.AskGoOut: _ask, mv.AnswerGoOut: _answer,
+    mv.DeclinePile: _decline,
 }

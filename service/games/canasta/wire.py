@@ -20,26 +20,10 @@ from service.cards import Card, codes
 from service.errors import InvalidState
 from service.games.base import EventType, Saying, Wire
 from service.games.canasta import melds as m
+from service.games.canasta import moves as mv
 from service.games.canasta import rules
 from service.games.canasta.families import Family, GroupChoice
-from service.games.canasta.rules import (
-    AnswerGoOut,
-    AskGoOut,
-    DeclinePile,
-    Discard,
-    Draw,
-    ExchangeJoker,
-    Group,
-    Meld,
-    Move,
-    Options,
-    Phase,
-    Result,
-    State,
-    TakePile,
-    TakeUpcard,
-    TurnInfo,
-)
+from service.games.canasta.rules import Group, Options, Phase, Result, State, TurnInfo
 from service.games.canasta.scoring import Standing
 from service.games.decks import check_deck
 from service.games.seating import left_of
@@ -168,31 +152,32 @@ GROUPS = ListOf(WIRE.record("Group", Group, {
 }, "Cards from the hand for one meld key."), 0, 13)
 
 MOVES = WIRE.moves_of({
-    Draw: ("Draw from the stock: one card, or two at a table of two.", {}),
-    TakePile: ("Take the whole discard pile, melding its top card at once with cards from the hand; more "
+    mv.Draw: ("Draw from the stock: one card, or two at a table of two.", {}),
+    mv.TakePile: ("Take the whole discard pile, melding its top card at once with cards from the hand; more "
                "groups may be laid in the same move.", {
         "top_cards": field(CARDS, "hand cards melded with the pile's top card", default=[]),
         "melds": field(GROUPS, "further groups laid in the same move", default=[]),
     }),
-    TakeUpcard: ("The book's first variant, on the very first turn: the first player takes the upcard and "
+    mv.TakeUpcard: ("The book's first variant, on the very first turn: the first player takes the upcard and "
                  "the pile without a meld, showing the natural cards the upcard goes with.", {
         "show": field(CARDS),
     }),
-    Meld: ("Lay groups of cards from the hand on the side's melds, new ones or those already on the table.", {
+    mv.Meld: ("Lay groups of cards from the hand on the side's melds, new ones or those already on the "
+              "table.", {
         "melds": field(GROUPS),
     }),
-    ExchangeJoker: ("The book's first variant: take a joker from an opponent's meld, giving a natural card "
-                    "of that meld's rank in its place.", {
+    mv.ExchangeJoker: ("The book's first variant: take a joker from an opponent's meld, giving a natural "
+                       "card of that meld's rank in its place.", {
         "from_side": field(Int(0, 2)),
         "rank": field(OneOf(NATURAL_KEYS)),
         "cards": field(CARD_IN_LIST, attr="card"),
     }),
-    Discard: ("Discard a card onto the pile, ending the turn.", {
+    mv.Discard: ("Discard a card onto the pile, ending the turn.", {
         "cards": field(CARD_IN_LIST, attr="card"),
     }),
-    AskGoOut: ("Ask the partner whether you may go out, at a table that plays with permission.", {}),
-    AnswerGoOut: ("Answer the partner's question: may they go out or not.", {"answer": field(BOOL)}),
-    DeclinePile: ("With the stock gone, leave a pile you are not bound to take: the hand ends.", {}),
+    mv.AskGoOut: ("Ask the partner whether you may go out, at a table that plays with permission.", {}),
+    mv.AnswerGoOut: ("Answer the partner's question: may they go out or not.", {"answer": field(BOOL)}),
+    mv.DeclinePile: ("With the stock gone, leave a pile you are not bound to take: the hand ends.", {}),
 })
 
 EVENTS = {
@@ -264,7 +249,7 @@ FAMILY_GROUP = WIRE.record("FamilyGroup", GroupChoice, {
 
 FAMILY = WIRE.record("Family", Family, {
     "seat": field(SEAT),
-    "type": derived(OneOf((Meld.kind, TakePile.kind)), "kind", required=True, checked=False),
+    "type": derived(OneOf((mv.Meld.kind, mv.TakePile.kind)), "kind", required=True, checked=False),
     "top": field(FAMILY_GROUP, "take_pile: the group of the pile's top card; null for a meld", nullable=True),
     "groups": field(ListOf(FAMILY_GROUP, 0, 13)),
     "twos": field(CARDS),
@@ -439,5 +424,5 @@ def _check_result(state: State, result: Result) -> None:
         _require(result.went_out is None and not result.concealed, "/result/went_out", N_("nobody went out"))
 
 
-FORM: WireForm[State, Move] = declared(WIRE, load_state, STATE, VIEW, MOVES, options=OPTIONS, match=MATCH,
+FORM: WireForm[State, mv.Move] = declared(WIRE, load_state, STATE, VIEW, MOVES, options=OPTIONS, match=MATCH,
                                        hand_score=HAND_SCORE, family=FAMILY)

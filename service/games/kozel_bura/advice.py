@@ -58,12 +58,6 @@ def _standing(state: State, seat: int) -> float:
     return state.points(seat) / 15 + TRUMP_WORTH[trumps]
 
 
-def greedy(state: State, seat: int, moves: Sequence[Move]) -> Move:
-    """Lead the cheapest card, take the trick with the cheapest set that beats, or throw the
-    cheapest set."""
-    return sets_advice.greedy_trick_move(state, moves)
-
-
 def worlds(state: State, seat: int, most: int, known: Known = NOTHING_KNOWN) -> list[State] | None:
     """Once the stock is exhausted, every deal of the other hands ``seat`` cannot tell apart
     (``sets_endgame.worlds``; every card played lies face up, so the won piles are no secret):
@@ -78,8 +72,8 @@ def solve(state: State, seat: int, deadline: float) -> dict[Move, float] | None:
     ``sets_endgame`` over the rules' own moves, in ``value``'s penalty points."""
     legal = [m for m in candidate_moves(state, seat) if accepts(check, state, m)]
     return sets_endgame.solve(state, seat, deadline, legal=legal, moves=candidate_moves, apply=apply,
-                              value=value, greedy=greedy)
+                              value=value, greedy=sets_advice.greedy)
 
 
-ADVICE = Advice(redeal=redeal, value=value, greedy=greedy, horizon=10, horizon_grows=True, infer=infer,
-                worlds=worlds, solve=solve)
+ADVICE = Advice(redeal=redeal, value=value, greedy=sets_advice.greedy, horizon=10, horizon_grows=True,
+                infer=infer, worlds=worlds, solve=solve)

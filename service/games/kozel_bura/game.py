@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from service.cards import DeckSource
-from service.games.base import DealSetup, Wire, describe
-from service.games.compose import Matches, RuleSet, Table, TrickGame
+from service.games.base import describe
+from service.games.compose import KeptBy, KeptMatches, RuleSet, TrickGame
 from service.games.kozel_bura import rules, wire
 from service.games.kozel_bura.advice import ADVICE
-from service.games.kozel_bura.rules import Match, Move, Options
 from service.games.match import MatchRules
 from service.games.tricks.sets import POINTS, State
 
@@ -16,25 +14,15 @@ INFO = describe(
     deck=rules.DECKS[rules.Options().deck], largest_deck=rules.DECKS[36],
     about_deck="36 cards: the ace, ten, king, queen, jack, nine, eight, seven and six of each suit; or 32, "
                "without the sixes.", points=POINTS,
-    moves=wire.MOVES.docs, reasons=rules.Reason, options=rules.Options,
-    events=wire.EVENTS,
+    moves=wire.MOVES.docs, reasons=rules.Reason, options=rules.Options, events=wire.EVENTS,
 )
 
 
-class KozelBura(TrickGame[State, Move], Matches[State, Match, Options]):
+class KozelBura(TrickGame[State, rules.Move], KeptMatches[State, rules.Match, rules.Options]):
     info = INFO
     rule_set = RuleSet(rules.check, rules.apply, rules.candidate_moves)
     wire_form = wire.FORM
     advice = ADVICE
     match_rules = MatchRules(totals="penalties", over_with=("losers", "winner"), sized=True)
     """§7.2: a match ends once a seat reaches the penalty limit; the deal passes to the left."""
-
-    def new_match(self, table: Table[Options, State]) -> Match:
-        return rules.new_match(seats=table.seats, dealer=table.dealer)
-
-    def deal_hand(self, setup: DealSetup, standing: Match, table: Table[Options, State],
-                  source: DeckSource) -> State:
-        return rules.deal(players=table.seats, dealer=table.dealer, options=table.options, source=source)
-
-    def score_hand(self, state: State, standing: Match) -> tuple[Wire, Match]:
-        return wire.hand_score(state, standing), rules.match_after(standing, state)
+    kept = KeptBy(rules.new_match, rules.deal, wire.hand_score, rules.match_after)

@@ -76,7 +76,8 @@ def _bura_check(state: State, first: int) -> State:
     return state
 
 
-def deal(*, players: int, dealer: int, options: Options, source: DeckSource) -> State:
+def deal(match: Match, *, players: int, dealer: int, options: Options, source: DeckSource) -> State:
+    """§3. The match leaves the deal alone: its multiplier (§7.2) weighs the penalties at the score."""
     return deal_from(source.order(DECKS[options.deck]), players=players, dealer=dealer, options=options)
 
 

@@ -58,9 +58,10 @@ def redeal(state: State, seat: int, rng: Random, known: Known, *, won_hidden: bo
                   card_points=tuple(card_points(pile, POINTS) for pile in won))
 
 
-def greedy_trick_move(state: State, moves: Sequence[TrickMove]) -> TrickMove:
-    """Lead the cheapest single card; answer with the cheapest set that beats when the trick is
-    worth a trump or beating costs none, else discard the cheapest set."""
+def greedy(state: State, seat: int, moves: Sequence[TrickMove]) -> TrickMove:
+    """The family's greedy player (Kozel-bura's whole): lead the cheapest single card; answer with
+    the cheapest set that beats when the trick is worth a trump or beating costs none, else discard
+    the cheapest set. Whose seat it is changes nothing."""
     leads = [m for m in moves if isinstance(m, Lead) and len(m.cards) == 1]
     if leads:
         return min(leads, key=lambda m: cost(m.cards, state.trump))
