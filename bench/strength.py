@@ -32,8 +32,8 @@ player 60 % at Sixty-six; at more seats against greedy a mean value above 0 with
 each level 55 % against the level below at Sixty-six, and level 1 below 50 % against greedy.
 Against random the earlier round's bars stand: 75 % at two seats, above 0 at more.
 
-STRENGTH_HANDS (hands per match at two seats, default 200, played as 100 deals; a game may play
-fewer, ``HANDS``, not more; at more seats as many deals), STRENGTH_BUDGET_MS (default 100),
+STRENGTH_HANDS (hands per match at two seats, default 200, played as 100 deals; at more seats as
+many deals; unless it is set, the slow games play fewer, ``HANDS``), STRENGTH_BUDGET_MS (default 100),
 STRENGTH_GAMES (a comma list), STRENGTH_SEATS (a comma list of table sizes, default every size
 the game seats), STRENGTH_AGAINST (a comma list of opponents, default
 random,greedy,today,rdeep), STRENGTH_LEVELS (a comma list of levels, e.g. 1,2,3,4,5: each level
@@ -52,7 +52,7 @@ import statistics
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -351,12 +351,14 @@ def _level_below(name: str) -> str | None:
 
 
 def matches(games: Iterable[str], hands: int, knobs: Knobs, opponents: Sequence[str],
-            levels: Sequence[str] = (), seats: Collection[int] = ()) -> list[Match]:
+            levels: Sequence[str] = (), seats: Collection[int] = (),
+            caps: Mapping[str, int] = HANDS) -> list[Match]:
     """Every table of ``games`` (of the sizes ``seats``, or all) against each opponent; with
-    ``levels``, each level against the one below it (level 1 against greedy)."""
+    ``levels``, each level against the one below it (level 1 against greedy). ``caps``: the
+    most hands a game plays at two seats."""
     chosen = []
     for g in games:
-        deals = max(2, min(hands, HANDS.get(g, hands)) // 2)
+        deals = max(2, min(hands, caps.get(g, hands)) // 2)
         for players in GAMES[g].info.player_counts:
             if seats and players not in seats:
                 continue
@@ -396,11 +398,12 @@ def main() -> None:
     knobs = Knobs(float(os.environ.get("STRENGTH_BUDGET_MS", "100")),
                   int(os.environ.get("STRENGTH_SAMPLES", "10000")))
     hands = int(os.environ.get("STRENGTH_HANDS", "200"))
+    caps = {} if "STRENGTH_HANDS" in os.environ else HANDS
     jobs = int(os.environ.get("STRENGTH_JOBS", "2"))
     opponents = [o for o in os.environ.get("STRENGTH_AGAINST", "random,greedy,today,rdeep").split(",") if o]
     levels = [v for v in os.environ.get("STRENGTH_LEVELS", "").split(",") if v]
     seats = {int(n) for n in os.environ.get("STRENGTH_SEATS", "").split(",") if n}
-    chosen = matches(games, hands, knobs, opponents, levels, seats)
+    chosen = matches(games, hands, knobs, opponents, levels, seats, caps)
     for m in chosen:  # a misspelt player stops the run before it starts
         build(m.player, m.knobs), build(m.opponent, m.knobs)
     results = run(chosen, jobs, done=lambda r: print(plain(r), file=sys.stderr, flush=True))

@@ -136,3 +136,10 @@ def test_matches_take_every_table_and_the_levels():
 def test_matches_keep_the_table_sizes_asked_for():
     chosen = strength.matches(["bura", "kozel"], 10, TINY, ["today"], seats={2, 4})
     assert [(m.game, m.players) for m in chosen] == [("bura", 2), ("bura", 4), ("kozel", 4)]
+
+
+def test_the_slow_games_play_fewer_hands_unless_a_count_is_asked_for():
+    capped = strength.matches(["canasta", "bura"], 200, TINY, ["greedy"], seats={2})
+    assert [(m.game, m.deals) for m in capped] == [("canasta", strength.HANDS["canasta"] // 2), ("bura", 100)]
+    asked = strength.matches(["canasta"], 200, TINY, ["greedy"], seats={2}, caps={})
+    assert [(m.game, m.deals) for m in asked] == [("canasta", 100)]
