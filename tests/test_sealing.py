@@ -19,13 +19,24 @@ from hypothesis import given
 from hypothesis import strategies as st
 from lz4 import block as lz4_block
 
+from service import sealing
 from service.api.events import EVERY_SEAT, told
 from service.api.sealed import HANDS_KEPT, TOKEN_TAIL, SealedHand, SealedMatch, Sealer
 from service.cards import SeedStream
 from service.errors import BadToken, WrongSeatKey
 from service.games.base import DealSetup
 from service.games.registry import GAMES
-from service.sealing import CIPHERS_KEPT, FORMAT, HAND, Keyring, StateKey, _token_cipher, commitment
+from service.sealing import (
+    CIPHERS_KEPT,
+    FORMAT,
+    HAND,
+    NONCE_BYTES,
+    SALT_BYTES,
+    Keyring,
+    StateKey,
+    _token_cipher,
+    commitment,
+)
 from service.wire.form import GameWire, field
 from service.wire.kinds import SEAT, Int
 
@@ -229,10 +240,24 @@ def test_the_same_value_seals_to_a_new_token_each_time() -> None:
     assert sealed() != sealed()
 
 
-def test_every_token_has_its_own_salt_so_no_gcm_key_meets_two_messages() -> None:
-    header = 3 + len("sixty-six") + 1 + len(OLD.id)
-    salts = {binascii.a2b_base64(sealed())[header:header + 16] for _ in range(200)}
-    assert len(salts) == 200
+def test_a_worker_seals_under_one_key_a_fresh_nonce_each_token_and_a_new_key_in_time(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sealing, "TOKENS_A_KEY", 50)
+    header, ring, value = 3 + len("sixty-six") + 1 + len(OLD.id), Keyring((OLD,)), hand()
+    raw = [binascii.a2b_base64(ring.seal(HAND, "sixty-six", b"{}")) for _ in range(200)]
+    salts = [token[header:header + SALT_BYTES] for token in raw]
+    nonces = {token[header + SALT_BYTES:header + SALT_BYTES + NONCE_BYTES] for token in raw}
+    assert len(nonces) == 200
+    assert [len(set(salts[at:at + 50])) for at in range(0, 200, 50)] == [1, 1, 1, 1]
+    assert len(set(salts)) == 4
+    assert opened(Sealer(GAMES["sixty-six"], ring).seal(value)) == value
+
+
+def test_a_token_of_format_2_still_opens() -> None:
+    """Sealed by the release before format 3 (a key a token, no nonce), with the key ``OLD``."""
+    token = (FIXTURES / "sixty-six-format-2.token").read_text().strip()
+    assert binascii.a2b_base64(token)[0] == 2
+    assert opened(token) == hand()
 
 
 def test_seat_keys_prove_their_seat_and_nothing_else() -> None:
@@ -243,7 +268,7 @@ def test_seat_keys_prove_their_seat_and_nothing_else() -> None:
         assert ring.seat_of(value, key, at="/seat_key") == seat
     other = dataclasses.replace(value, hand_id="d" * 32)
     rng = random.Random(1)
-    wrong = [ring.seat_keys(other)[0], "", "x", keys[0][:-1], keys[0] + "A", keys[1][::-1],
+    wrong = [ring.seat_keys(other)[0], "", "x", keys[0][:-1], keys[0] + "A", keys[1][::-1], keys[0][:2] + "é" * 21,
              base64.urlsafe_b64encode(bytes([7]) + bytes(16)).decode().rstrip("="),
              *("".join(rng.choice("ABCdef-_") for _ in range(23)) for _ in range(20))]
     for key in wrong:

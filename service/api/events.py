@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+import orjson
+
 from service.cards import cards
 from service.errors import BadToken
 from service.games.base import Event, EventType, Saying, Wire
@@ -79,7 +81,11 @@ SAID: dict[tuple[object, ...], str] = {}
 """Sentences already written, by what makes them (the event type, the event's fields by name,
 whether the reader is its seat or its ``to``, the language): one move's events are told again to
 every seat, and the same cards are played over and over. Writing one costs about 10 µs, finding it 1 µs
-(Sixty-six, a trick's 4 events told to a seat: 39 µs in English, 45 in Russian → 4.5-5 µs)."""
+(Sixty-six, a trick's 4 events told to a seat: 39 µs in English, 45 in Russian → 4.5-5 µs).
+The fields are keyed as the event's JSON (orjson), not as a tuple of pairs built in Python: a
+sealed move's two lists (the mover's, everyone's) are looked up in 2.2 µs against 3.5 (Bura 4.2
+against 7.1, Bezique 2.9 against 5.1; the bench's moves in process, medians of 15 alternating
+rounds)."""
 MOST_SAID = 1 << 14
 """Sentences kept at most (a few MB): past it the memory starts again."""
 
@@ -87,8 +93,7 @@ MOST_SAID = 1 << 14
 def _remembered(declared: EventType, event: Wire, reader: int | None, lang: str,
                 vocabulary: Vocabulary) -> str:
     key = (id(declared), lang, reader is not None and reader == event["seat"],
-           reader is not None and reader == event.get("to"),
-           *((name, tuple(value) if isinstance(value, list) else value) for name, value in event.items()))
+           reader is not None and reader == event.get("to"), orjson.dumps(event))
     text = SAID.get(key)
     if text is None:
         if len(SAID) >= MOST_SAID:

@@ -82,11 +82,12 @@ class SealedHand:
                           self.history + b"\n" + line, self.epoch)
 
     def plaintext(self, game: Game[Any, Any]) -> bytes:
-        """The head (ids, seeds, the state) as one JSON line, then the moves' lines."""
+        """The head (ids, seeds, the state without its derived fields, which ``rebuild`` never
+        reads) as one JSON line, then the moves' lines."""
         return orjson.dumps({
             "hand_id": self.hand_id, "match_id": self.match_id, "hand_number": self.hand_number,
             "key_id": self.key_id, "server_seed": self.server_seed, "client_seed": self.client_seed,
-            "match": self.match, "move_number": self.move_number, "state": game.dump_state(self.state),
+            "match": self.match, "move_number": self.move_number, "state": game.dump_head(self.state),
             "epoch": self.epoch,
         }) + self.history
 

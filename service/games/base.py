@@ -253,6 +253,9 @@ class Game(Protocol[S, M]):
 
     def dump_state(self, state: S) -> Wire: ...
 
+    def dump_head(self, state: S) -> Wire:
+        """The state as a sealed token holds it: its dump without the derived fields."""
+
     def rebuild(self, wire: Wire) -> S:
         """A state from a wire form this service dumped (a sealed token's): not checked."""
 

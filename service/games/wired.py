@@ -31,6 +31,8 @@ class WireForm(Generic[S, M]):
 
     load_state: Callable[[Wire], S]
     dump_state: Callable[[S], Wire]
+    dump_head: Callable[[S], Wire]
+    """The state without its derived fields, which ``rebuild`` reads back."""
     load_move: Callable[[Wire], M]
     dump_move: Callable[[M], Wire]
     view: Callable[[S, int | None], Wire]
@@ -62,15 +64,15 @@ def declared(wire: GameWire, load_state: Callable[[Wire], S], state: Record[S], 
     schemas = GameSchemas(fields=wire, state=state.schema, moves=moves.schemas, options=options.schema,
                           match=match.schema, view=view.schema, hand_score=_schema(hand_score),
                           family=None if family is None else _schema(family))
-    return WireForm(load_state, state.dump, load_move, dump_move, view.dump, rebuild or state.load, schemas,
-                    options, match.load, match.dump, dump_family)
+    return WireForm(load_state, state.dump, state.dump_head, load_move, dump_move, view.dump,
+                    rebuild or state.load, schemas, options, match.load, match.dump, dump_family)
 
 
 def _schema(declared: Record[Any] | type[ma.Schema]) -> type[ma.Schema]:
     return declared.schema if isinstance(declared, Record) else declared
 
 
-_WIRE_METHODS = ("load_state", "dump_state", "rebuild", "load_move", "dump_move", "view")
+_WIRE_METHODS = ("load_state", "dump_state", "dump_head", "rebuild", "load_move", "dump_move", "view")
 
 
 class Wired(Generic[S, M]):
@@ -98,6 +100,9 @@ class Wired(Generic[S, M]):
 
     def dump_state(self, state: S) -> Wire:
         return self.wire_form.dump_state(state)
+
+    def dump_head(self, state: S) -> Wire:
+        return self.wire_form.dump_head(state)
 
     def rebuild(self, wire: Wire) -> S:
         return self.wire_form.rebuild(wire)

@@ -311,11 +311,20 @@ class Record(Kind, Generic[T]):
         lines = []
         written = self.plan.write("o", code, lines)
         code.function("dump", "o", [*lines, f"return {written}"])
+        lines = []
+        head = self.plan.items("o", code, lines, names=[n for n, f in declared.items() if f.of is None])
+        code.function("dump_head", "o", [*lines, "return {" + ", ".join(head) + "}"])
         code.function("check", "w, o", self.plan.check_lines(code))
         compiled = code.compile()
         self.load: Callable[[Wire], T] = compiled["load"]
         """The value of a wire object the schema accepts."""
         self.dump: Callable[[T], Wire] = compiled["dump"]
+        self.dump_head: Callable[[T], Wire] = compiled["dump_head"]
+        """The dump without its derived fields, which ``load`` never reads: all it needs to build
+        the value again (a sealed token's state). A move's head written, through JSON both ways and
+        rebuilt: Sixty-six 12.4 µs against 13.4 with the whole dump, Bura 14.7 against 15.7,
+        Bezique 54.9 against 58.3 (its head alone: 7.3 against 13.7; the bench's states in
+        process, medians of 15 alternating rounds)."""
         self.check: Callable[[Wire, T], None] = compiled["check"]
         """Raises ``InvalidState`` (pointer ``/name``) for a derived field sent that disagrees."""
         self.source = code.text

@@ -192,6 +192,15 @@ def test_defaults_derived_fields_and_fields_read_by_hand():
     assert (loaded.options, loaded.flag, loaded.maybe, loaded.extra) == (Opts(), False, None, 7)
 
 
+@pytest.mark.parametrize("name", THINGS)
+def test_the_head_is_the_dump_without_its_derived_fields_and_loads_the_same(name):
+    thing = THINGS[name]
+    head, wire = STATE.dump_head(thing), STATE.dump(thing)
+    assert set(wire) - set(head) == {"status", "total", "doubled"}
+    assert head == {key: value for key, value in wire.items() if key in head}
+    assert STATE.load(head) == thing
+
+
 @pytest.mark.parametrize(("name", "value"), [("status", "finished"), ("total", 5), ("doubled", 9)])
 def test_a_derived_field_sent_must_agree(name, value):
     thing = _thing()
