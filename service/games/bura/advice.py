@@ -1,5 +1,5 @@
 """Bura for the computer player: what a seat knows of the unseen cards, what a hand is worth to
-it, and the greedy player."""
+it, the greedy player and the playouts' policy (the greedy player's moves without the listing)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from service.games.bura.rules import (
     apply,
     candidate_moves,
     check,
+    forms,
     result,
     variant,
 )
@@ -96,6 +97,19 @@ def greedy(state: State, seat: int, moves: Sequence[Move]) -> Move:
     return sets_advice.greedy(state, seat, tricks)
 
 
+def playout(state: State, seat: int, rng: Random) -> Move:
+    """``greedy``'s move built from the hand rather than chosen from the listing
+    (``sets_advice.playout_trick_move``, one trick move in its ``EXPLORE`` drawn at random)."""
+    if state.phase is Phase.FINAL_CLAIMS:
+        return Claim(seat) if state.points(seat) >= state.options.winning_points else Pass(seat)
+    for combination in ("bura", "moscow"):
+        if (combination == "bura" or state.options.moscow) and forms(state, state.hands[seat], combination):
+            return Declare(seat, combination)
+    if state.points(seat) >= state.options.winning_points:
+        return Claim(seat)
+    return sets_advice.playout_trick_move(state, variant(state.options), seat, rng)
+
+
 def worlds(state: State, seat: int, most: int, known: Known = NOTHING_KNOWN) -> list[State] | None:
     """Once the stock is exhausted, every deal ``seat`` cannot tell apart
     (``sets_endgame.worlds``): at two seats, discards face down, the other hand and won pile,
@@ -115,4 +129,4 @@ def solve(state: State, seat: int, deadline: float) -> dict[Move, float] | None:
 
 
 ADVICE = Advice(redeal=redeal, value=value, greedy=greedy, horizon=8, horizon_grows=True, infer=infer,
-                worlds=worlds, solve=solve)
+                worlds=worlds, solve=solve, playout=playout)

@@ -1,5 +1,5 @@
 """Kozel-bura for the computer player: what a seat knows of the unseen cards, what a hand is worth
-to it, and the greedy player."""
+to it, the greedy player and the playouts' policy (the greedy player's moves without the listing)."""
 
 from __future__ import annotations
 
@@ -76,4 +76,4 @@ def solve(state: State, seat: int, deadline: float) -> dict[Move, float] | None:
 
 
 ADVICE = Advice(redeal=redeal, value=value, greedy=sets_advice.greedy, horizon=10, horizon_grows=True,
-                infer=infer, worlds=worlds, solve=solve)
+                infer=infer, worlds=worlds, solve=solve, playout=sets_advice.playout_of(variant))
