@@ -480,7 +480,22 @@ def report(timings: list[str], results: Sequence[Result], knobs: Knobs, jobs: in
     return (f"# The computer player\n\n{held}## How it plays each game\n\n{methods()}\n\n"
             f"## Strength\n\n{method}\n\n"
             f"Budget {knobs.budget_ms:.0f} ms a move{cap}, {jobs} processes at a time on this "
-            f"machine.\n\n" + tables(results))
+            f"machine.\n\n" + tables(results) + worth(results))
+
+
+def worth(results: Sequence[Result]) -> str:
+    """What each game's inference is worth: each ``player`` against ``blind`` match (the same
+    player without the record) gathered in one table; nothing where none was played."""
+    rows = [r for r in results if (r.match.player, r.match.opponent) == ("player", "blind")]
+    if not rows:
+        return ""
+    lines = [f"| {r.match.game} | {r.match.players} | {r.hands} | "
+             f"{_interval(r.share(), _pct) if r.match.players == 2 else _interval(r.mean(), _signed)} |"
+             for r in rows]
+    return ("\n## What each inference is worth\n\nThe player against itself without the record "
+            "(`blind`): a score share above 50 % (two seats) or a mean value above 0 (more) is what "
+            "its inference gains.\n\n| game | seats | hands | share or mean value (95 % CI) |\n"
+            "|---|---:|---:|---|\n" + "\n".join(lines) + "\n")
 
 
 def methods() -> str:

@@ -143,3 +143,14 @@ def test_the_slow_games_play_fewer_hands_unless_a_count_is_asked_for():
     assert [(m.game, m.deals) for m in capped] == [("canasta", strength.HANDS["canasta"] // 2), ("bura", 100)]
     asked = strength.matches(["canasta"], 200, TINY, ["greedy"], seats={2}, caps={})
     assert [(m.game, m.deals) for m in asked] == [("canasta", 100)]
+
+
+def test_the_report_gathers_what_each_inference_is_worth():
+    blind = Match("sixty-six", 2, "player", "blind", 2, TINY)
+    played = Result(blind, tuple(play_deal(blind, index) for index in range(2)))
+    greedy = Match("sixty-six", 2, "player", "greedy", 2, TINY)
+    other = Result(greedy, tuple(play_deal(greedy, index) for index in range(2)))
+    section = strength.worth([other, played])
+    assert section.startswith("\n## What each inference is worth")
+    assert section.count("| sixty-six | 2 | 4 |") == 1
+    assert strength.worth([other]) == ""
