@@ -224,8 +224,15 @@ class SqliteTables:
                 raise StoreDown("the table store did not answer: try again") from error
 
     def _open(self, timeout: float) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None, check_same_thread=False)
+        """A connection whose statements wait ``timeout`` for a lock. Its first statement reads the
+        schema, which another worker may be setting up as this one starts (``_set_up``: switching
+        to WAL takes the file alone), so that one waits up to ``TIMEOUT_SECONDS`` whatever the
+        connection's timeout: with none, a worker's first write at boot found the file locked and
+        the server stopped (a full test run on a loaded machine)."""
+        db = sqlite3.connect(self.path, timeout=TIMEOUT_SECONDS, isolation_level=None,
+                             check_same_thread=False)
         db.execute("PRAGMA synchronous = NORMAL")
+        db.execute(f"PRAGMA busy_timeout = {round(timeout * 1000)}")
         return db
 
 

@@ -129,8 +129,8 @@ def _load(wire):
     return ("state", wire)
 
 
-FORM = wired.WireForm(_load, lambda s: {"s": s}, lambda w: ("move", w), lambda m: {"m": m}, lambda s, seat: {"v": seat},
-                     _load, None, None, None, None)  # no schemas, options or match: the wire methods alone
+FORM = wired.WireForm(_load, lambda s: {"s": s}, lambda s: {"s": s}, lambda w: ("move", w), lambda m: {"m": m},
+                      lambda s, seat: {"v": seat}, _load, None, None, None, None)  # the wire methods alone
 
 
 class _Declared(compose.TrickGame):

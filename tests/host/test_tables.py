@@ -5,6 +5,8 @@ the timer's moves, whole matches, and what each seat's stream tells it."""
 from __future__ import annotations
 
 import random
+import sqlite3
+import threading
 import time
 from collections import Counter
 from typing import Any
@@ -14,6 +16,7 @@ import pytest
 
 from host import create_app
 from host.settings import HostSettings
+from host.store.sqlite import SqliteTables
 from service import create_app as create_rules
 from service.api.events import told
 from service.games.registry import GAMES
@@ -510,3 +513,17 @@ def test_streams_hold_leases_that_count_until_they_run_out() -> None:
     with pytest.raises(TooMany):
         stream_opened(table, None, "z", until=200, now=150, most=3)
     assert table.seats[0].streams == {} and len(table.watchers) == 3
+
+
+def test_a_worker_that_opens_the_store_while_another_sets_it_up_waits_for_it(tmp_path: Any) -> None:
+    """Another process holding the file alone (as setting it up in WAL mode does) for a moment:
+    the writer's connection, whose writes never wait in SQLite, waits for it to open."""
+    store = SqliteTables(str(tmp_path / "boot.sqlite3"))
+    other = sqlite3.connect(tmp_path / "boot.sqlite3", isolation_level=None, check_same_thread=False)
+    other.execute("PRAGMA journal_mode = DELETE")  # so that a lock keeps readers out, as the switch does
+    other.execute("BEGIN EXCLUSIVE")
+    threading.Timer(0.3, lambda: other.execute("COMMIT")).start()
+    started = time.monotonic()
+    db = store._open(0)
+    assert time.monotonic() - started >= 0.2
+    assert db.execute("PRAGMA busy_timeout").fetchone()[0] == 0
