@@ -32,6 +32,11 @@ class Known:
 
 NOTHING_KNOWN = Known()
 
+EXPLORE = 0.1
+"""The share of playout moves chosen at random rather than greedily, in every game's playouts (the
+player's own and each ``Advice.playout``): a playout of greedy moves alone repeats itself on
+every sample, one of random moves alone plays too badly to tell good candidates from bad."""
+
 
 @dataclass(frozen=True, slots=True)
 class Advice(Generic[S, M]):

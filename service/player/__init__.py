@@ -48,16 +48,11 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from service.errors import NoMove
-from service.games.advice import NOTHING_KNOWN, Advice, Known
+from service.games.advice import EXPLORE, NOTHING_KNOWN, Advice, Known
 from service.games.base import Game
 
 S = TypeVar("S")
 M = TypeVar("M")
-
-EXPLORE = 0.1
-"""The share of playout moves chosen at random rather than greedily: a playout of greedy moves
-alone repeats itself on every sample, one of random moves alone plays too badly to tell good
-candidates from bad."""
 
 
 @dataclass(frozen=True, slots=True)

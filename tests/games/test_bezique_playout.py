@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 
 from service.cards import CARDS, JOKER, SeedStream
+from service.games.advice import EXPLORE
 from service.games.base import DealSetup, accepts
-from service.games.bezique import advice, listing
+from service.games.bezique import listing
 from service.games.bezique.advice import ADVICE, greedy, playout
 from service.games.bezique.rules import Declare, ExchangeTrump, Move, Pass, Play, State, check
-from service.player import EXPLORE
 from tests.games.bezique_positions import GAME, position, shown
 
 TABLES: list[tuple[int, dict[str, Any]]] = [
@@ -71,7 +71,6 @@ def test_the_playout_explores_about_one_move_in_ten() -> None:
     assert all(accepts(check, state, move) for move in drawn)
     others = sum(1 for move in drawn if move != Play(0, CARDS["9H"]))
     assert 0.5 * EXPLORE < others / len(drawn) < 1.5 * EXPLORE
-    assert advice.EXPLORE == EXPLORE
 
 
 def test_the_playout_takes_the_trick_with_the_cheapest_card_it_can_spare() -> None:

@@ -15,7 +15,7 @@ from functools import cache
 from random import Random
 
 from service.cards import CARDS, JOKER, Card
-from service.games.advice import NOTHING_KNOWN, Advice, Known, unseen_dealt_again
+from service.games.advice import EXPLORE, NOTHING_KNOWN, Advice, Known, unseen_dealt_again
 from service.games.base import accepts, evolve
 from service.games.bezique import declarations as decl
 from service.games.bezique.declarations import IDENTITIES
@@ -188,11 +188,6 @@ def kept(draws: int) -> float:
 
 
 # --- the playouts' policy ----------------------------------------------------------------------
-
-EXPLORE = 0.1
-"""The share of playout moves drawn at random (a card, or a declaration or pass), as in
-``service.player``."""
-
 
 def playout(state: State, seat: int, rng: Random) -> Move:
     """``greedy``'s move built from the holding rather than chosen from the listing (a window

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from random import Random
 
 from service.cards import JOKER, Card
-from service.games.advice import NOTHING_KNOWN, Advice, Known, unseen_dealt_again
+from service.games.advice import EXPLORE, NOTHING_KNOWN, Advice, Known, unseen_dealt_again
 from service.games.base import accepts, evolve
 from service.games.canasta import melds as m
 from service.games.canasta import moves as mv
@@ -208,10 +208,6 @@ def _discard_cost(state: State, seat: int, card: Card, ranks: Counter[str]) -> t
 
 
 # --- the playouts' policy ----------------------------------------------------------------------
-
-EXPLORE = 0.1
-"""The share of playout moves drawn at random (a discard or a meld), as in ``service.player``."""
-
 
 def playout(state: State, seat: int, rng: Random) -> mv.Move:
     """``greedy``'s move built from the hand rather than chosen from the listing, which checks

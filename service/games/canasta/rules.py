@@ -4,9 +4,10 @@ and a discard; sides are partnerships at four and six seats and every player for
 and three.
 
 This module holds what every other module of the game builds on: the tables of §2.4, the reasons
-refused with their §, the options, the immutable state and the moves, and the deal (§3). Legality
-is decided in ``check``, the moves' effects in ``play``, the hand's end and its score in
-``scoring``, the legal-moves list in ``listing`` and ``families``."""
+refused with their §, the options, the immutable state and the groups a move lays, and the deal
+(§3). The moves themselves are in ``moves``; legality is decided in ``check``, the moves'
+effects in ``play``, the hand's end and its score in ``scoring``, the legal-moves list in
+``listing`` and ``families``."""
 
 from __future__ import annotations
 

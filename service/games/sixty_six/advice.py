@@ -10,7 +10,7 @@ from random import Random
 from typing import cast
 
 from service.cards import Card, card
-from service.games.advice import NOTHING_KNOWN, Advice, Known, unseen_dealt_again
+from service.games.advice import EXPLORE, NOTHING_KNOWN, Advice, Known, unseen_dealt_again
 from service.games.base import evolve
 from service.games.sixty_six.endgame import solve
 from service.games.sixty_six.rules import (
@@ -149,10 +149,6 @@ def greedy(state: State, seat: int, moves: Sequence[Move]) -> Move:
 
 def _cost(card: Card, trump: str) -> tuple[bool, int, int]:
     return card.suit == trump, POINTS[card], RANK_ORDER[card.rank]
-
-
-EXPLORE = 0.1
-"""The share of playout moves drawn at random among the plays (``service.player.EXPLORE``)."""
 
 
 def playout(state: State, seat: int, rng: Random) -> Move:

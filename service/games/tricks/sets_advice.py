@@ -10,7 +10,7 @@ from random import Random
 from typing import Any
 
 from service.cards import Card
-from service.games.advice import Known, unseen_dealt_again
+from service.games.advice import EXPLORE, Known, unseen_dealt_again
 from service.games.base import evolve
 from service.games.seating import clockwise
 from service.games.tricks import beats_set, card_points
@@ -79,10 +79,6 @@ def greedy(state: State, seat: int, moves: Sequence[TrickMove]) -> TrickMove:
         if _worth_beating(state, best.cards):
             return best
     return min(discards, key=lambda m: cost(m.cards, state.trump))
-
-
-EXPLORE = 0.1
-"""The share of playout moves drawn at random among the trick moves (``service.player.EXPLORE``)."""
 
 
 def playout_trick_move(state: State, variant: Variant, seat: int, rng: Random) -> TrickMove:
