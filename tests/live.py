@@ -70,8 +70,10 @@ def gunicorn(*, log_path: str | os.PathLike[str] | None = None, **env: str) -> I
 def served(argv: list[str], port: int, env: dict[str, str], *,
            log_path: str | os.PathLike[str] | None = None) -> Iterator[str]:
     """``argv`` (a gunicorn command) serving on ``port``, once its /health answers: its URL."""
+    # GRACEFUL_TIMEOUT under the 20 s the end waits: a stream left open (a table's events) holds
+    # a worker for all of it, and gunicorn's 30 s outlasted the wait once in a full run.
     environment = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "WORKERS": "2",
-                   "LOG_LEVEL": "WARNING", **env}
+                   "LOG_LEVEL": "WARNING", "GRACEFUL_TIMEOUT": "5", **env}
     log = tempfile.TemporaryFile() if log_path is None else open(log_path, "w+b")
     process = subprocess.Popen(argv, cwd=ROOT, env=environment, stdout=subprocess.DEVNULL, stderr=log)
     url = f"http://127.0.0.1:{port}"
