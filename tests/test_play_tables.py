@@ -210,7 +210,8 @@ def test_friends_play_a_whole_hand_of_sixty_six_by_clicking():
             if moved == 5:  # the first seat on another device: its own link; the first browser closes
                 fourth = stack.enter_context(chromium())
                 resumed(fourth, own, after)
-                assert moves_logged(fourth) == moved, "the fourth page's log has the hand's moves"
+                # the log fills from the stream's replay, a moment after the state shows the move
+                until(lambda page=fourth, count=moved: moves_logged(page) == count, 10, "the fourth page's log with the hand's moves")
                 checked(first, keys)
                 first.get("about:blank")  # the first browser leaves the table
                 seats[0] = fourth
