@@ -13,7 +13,7 @@ RUN npx openapi-typescript /openapi.yaml --output src/schema.d.ts \
 
 FROM python:3.11-slim
 # The package's version (service/version.py); tests/test_version.py holds this to it.
-LABEL org.opencontainers.image.title="card-rules-service" org.opencontainers.image.version="2.7.0"
+LABEL org.opencontainers.image.title="card-rules-service" org.opencontainers.image.version="2.8.0"
 
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 \
     HOST=0.0.0.0 PORT=8000

@@ -44,6 +44,13 @@ SERVICE_ENV = {"STATE_KEYS": STATE_KEYS, "REPLAY_STORE": "off"}
 T_975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
          2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086)
 """Student's t, two-sided 95 %, for 1 to 20 degrees of freedom."""
+SEALED_BY = """import json, sys
+from bench.bodies import bodies
+from bench.load import dumps
+rows = json.loads(sys.argv[1])
+print(json.dumps([[dumps(b) for b in bodies(game)[endpoint]] for game, endpoint in rows]))"""
+"""The bodies of the sealed rows as a checkout makes them: each side opens tokens of its own
+format (the same positions; the ceiling echoes B's)."""
 
 
 def schedule(rows: int, rounds: int) -> list[tuple[int, int, str]]:
@@ -134,27 +141,39 @@ def main(ref: str) -> None:
     rows = selected_rows()
     rounds, seconds = int(os.environ.get("AB_ROUNDS", "6")), float(os.environ.get("AB_SECONDS", "3"))
     conns = int(os.environ.get("AB_CONNS", "16"))
-    payloads = {(game, endpoint): [dumps(b) for b in bodies(game)[endpoint]] for game, endpoint in rows}
+    payloads = {(side, game, endpoint): [dumps(b) for b in bodies(game)[endpoint]]
+                for side in SIDES for game, endpoint in rows}
     print(f"A = {ref}, B = this checkout ({ROOT}); {len(rows)} rows x {rounds} rounds x 3 runs of {seconds:g} s "
           f"(about {len(rows) * rounds * 3 * (seconds + 0.5) / 60:.1f} min)", flush=True)
     runs: dict[tuple[int, int, str], Run] = {}
     with ExitStack() as stack:
         root_a = stack.enter_context(checkout(ref))
         roots = {"A": root_a, "B": ROOT}
+        payloads.update(_sealed_payloads(root_a, [row for row in rows if row[1].endswith("-sealed")]))
         pids = {"ceiling": stack.enter_context(gunicorn("bench.ceiling:create_app()", PORTS["ceiling"]))}
         for side in ("A", "B"):
             pids[side] = stack.enter_context(gunicorn("service:create_app()", PORTS[side], SERVICE_ENV,
                                                       root=roots[side]))
         for round_, row, side in schedule(len(rows), rounds):
             game, endpoint = rows[row]
-            runs[round_, row, side] = run(url(side, game, endpoint), payloads[rows[row]], conns=conns,
-                                          seconds=seconds, pids=pids[side])
+            runs[round_, row, side] = run(url(side, game, endpoint), payloads[side, game, endpoint],
+                                          conns=conns, seconds=seconds, pids=pids[side])
     results = [_row(game, endpoint, [runs[r, n, s] for r in range(rounds) for s in SIDES], rounds)
                for n, (game, endpoint) in enumerate(rows)]
     print(_table(results))
     RESULTS.parent.mkdir(exist_ok=True)
     RESULTS.write_text(json.dumps({"ref": ref, "rounds": rounds, "seconds": seconds, "conns": conns,
                                    "rows": results}, indent=1))
+
+
+def _sealed_payloads(root: Path, rows: list[tuple[str, str]]) -> dict[tuple[str, str, str], list[str]]:
+    """A's bodies of the sealed ``rows``, made by A's own code (``SEALED_BY``)."""
+    if not rows:
+        return {}
+    made = subprocess.run([sys.executable, "-c", SEALED_BY, json.dumps(rows)], cwd=root, check=True,
+                          capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(root)})
+    return {("A", game, endpoint): found for (game, endpoint), found in zip(rows, json.loads(made.stdout),
+                                                                          strict=True)}
 
 
 def _row(game: str, endpoint: str, flat: list[Run], rounds: int) -> dict[str, Any]:

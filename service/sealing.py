@@ -4,23 +4,24 @@ seat keys that prove a seat. No Flask and no game here; what a token holds is
 
 A token is base64 (RFC 4648, standard alphabet) of::
 
-    format (1 byte) | kind (1: H hand, M match) | len + game id | len + key id | salt (16) | nonce (12)
-    | AES-256-GCM
+    format (1 byte) | kind (1: H hand, M match, R part of a record) | len + game id | len + key id
+    | salt (16) | nonce (12) | AES-256-GCM
 
 The bytes before the salt are the AEAD's associated data, so the format, the game and the kind
 are authenticated though readable, and a token of another format, game or kind is named as such.
 The readable header is bounded (a game id of at most 32 bytes, a key id of at most 64) and none
 of its text is echoed before the tag has vouched for it: another game is named only then, and a
-key id never.
+key id never. A hand token of format 4 may be followed by parts of its record, each sealed the
+same way (kind R) and joined to it by a full stop (``service.api.sealed`` says why).
 A worker seals under a key of its own, HMAC(the server key's token secret, a random 128-bit
 salt), each token with a random 96-bit nonce, and takes a new salt after ``TOKENS_A_KEY`` tokens:
 far inside GCM's limit of 2^32 random nonces a key (two nonces alike among 2^20: a chance of
 about 2^-57). Every worker that opens a token derives its key once for all the tokens of that
 salt (``CIPHERS_KEPT``), where format 2 took a key a token, derived again to seal each and to open
-each at another worker. Format 2 tokens (no nonce: each its own salt and key, used once) still
-open.
+each at another worker. Format 2 and 3 tokens (format 2: no nonce, each its own salt and key,
+used once; format 3: no record parts) still open.
 
-The plaintext (formats 2 and 3): lines of JSON (the game's wire forms, which ``service.api.sealed``
+The plaintext (formats 2 to 4): lines of JSON (the game's wire forms, which ``service.api.sealed``
 writes and reads), compressed as an LZ4 block. Data read by a parser, never a program: nothing in
 a token can name a class or a function, and an object the reader does not know is refused before
 any value is built. LZ4 and not deflate, measured on a Bezique hand at move 207 (39 kB of JSON
@@ -54,14 +55,15 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from service.errors import BadToken, WrongSeatKey
 from service.i18n import N_, Translated
 
-FORMAT = 3
-"""The token format this release seals (1: a pickle, no longer read; 2: a key a token, read)."""
-READ_FORMATS = (2, FORMAT)
-"""Formats this release opens: format 2 tokens, sealed before it, play on."""
+FORMAT = 4
+"""The token format this release seals (1: a pickle, no longer read; 2: a key a token, read; 3: one
+key a worker, read; 4: 3 with its record in parts)."""
+READ_FORMATS = (2, 3, FORMAT)
+"""Formats this release opens: format 2 and 3 tokens, sealed before it, play on."""
 RETIRED_FORMATS = (1,)
 """Formats earlier releases sealed (1: a pickle), refused as such: deal the hand again."""
-HAND, MATCH = b"H", b"M"
-KIND_NAMES = {HAND: N_("hand token"), MATCH: N_("match token")}
+HAND, MATCH, RECORD = b"H", b"M", b"R"
+KIND_NAMES = {HAND: N_("hand token"), MATCH: N_("match token"), RECORD: N_("part of a hand's record")}
 SALT_BYTES = 16
 NONCE_BYTES = 12
 FORMAT_2_NONCE = bytes(NONCE_BYTES)
@@ -203,7 +205,7 @@ class Keyring:
                            cause="not-a-token") from None
         found_kind, found_game, key_id, rest = _read_header(raw, at)
         nonce, sealed = (rest[SALT_BYTES:SALT_BYTES + NONCE_BYTES], rest[SALT_BYTES + NONCE_BYTES:]) \
-            if raw[0] == FORMAT else (FORMAT_2_NONCE, rest[SALT_BYTES:])
+            if raw[0] != 2 else (FORMAT_2_NONCE, rest[SALT_BYTES:])
         if found_kind != kind:
             raise BadToken(at, "is a {found}, not a {wanted}", cause="other-kind",
                            found=Translated(KIND_NAMES.get(found_kind, N_("token of another kind"))),
@@ -332,7 +334,7 @@ def _read_header(raw: bytes, at: str) -> tuple[bytes, str, str, memoryview]:
     if len(raw) <= game_end:
         raise _short(at)
     key_end = game_end + 1 + raw[game_end]
-    if len(raw) < key_end + SALT_BYTES + (NONCE_BYTES if raw[0] == FORMAT else 0) + 16:
+    if len(raw) < key_end + SALT_BYTES + (NONCE_BYTES if raw[0] != 2 else 0) + 16:
         raise _short(at)
     if raw[2] > MAX_GAME_ID_BYTES or raw[game_end] > MAX_KEY_ID_BYTES:
         raise _stranger(at)

@@ -3,4 +3,4 @@
 (tests/test_version.py checks the deployment files and CHANGELOG.md against it). A leaf: it
 imports nothing."""
 
-VERSION = "2.7.0"
+VERSION = "2.8.0"

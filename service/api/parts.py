@@ -30,8 +30,11 @@ MAX_CLIENT_SEED = 128
 
 
 def token(description: str, **kwargs: Any) -> fields.String:
-    return fields.String(validate=[validate.Length(1, MAX_TOKEN), validate.Regexp(r"^[A-Za-z0-9+/]+={0,2}$")],
-                         metadata={"description": description}, **kwargs)
+    """A token: opaque to its bearer, its length bounded. Its alphabet (base64 texts joined by full
+    stops) is the opening's to check, with a clear 422 naming it, not the schema's: a pattern cost
+    jsonschema-rs 1.7 ns a character, 10 µs a request for a Bezique token of 5.8 kB."""
+    return fields.String(validate=validate.Length(1, MAX_TOKEN), metadata={"description": description},
+                         **kwargs)
 
 
 def seat_key(description: str, *, required: bool = False) -> fields.String:

@@ -3,8 +3,10 @@ the seat its ``seat_key`` proves, and a deal that answers tokens and seat keys i
 
 A hand token holds the hand's whole record in the game's wire forms: the seeds that deal it again,
 every move since, and the state they led to (kept so that a move costs one state read, not a
-replay; the record is carried unread, a move adding its line). What a seat may see is what the
-game's own ``view`` shows it, and of the events, what their types let it see
+replay; the record is carried unread, a move adding its line). The record's earlier lines travel
+in parts sealed once (``SEGMENT_BYTES``), after the hand's own envelope: a move opens and seals
+the head and the latest lines only, and carries the parts as the text they came in. What a seat
+may see is what the game's own ``view`` shows it, and of the events, what their types let it see
 (``service.api.events``). Nothing here knows a game's rules or fields.
 """
 
@@ -13,7 +15,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import orjson
@@ -39,7 +41,17 @@ from service.i18n import quoted
 from service.i18n.text import Text
 from service.player import history_of
 from service.replay import NO_GUARD, ReplayGuard
-from service.sealing import HAND, MATCH, Keyring, commitment, data, new_id, new_server_seed, shuffle_seed
+from service.sealing import (
+    HAND,
+    MATCH,
+    RECORD,
+    Keyring,
+    commitment,
+    data,
+    new_id,
+    new_server_seed,
+    shuffle_seed,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,11 +74,16 @@ class SealedHand:
     """Moves applied since the deal."""
     history: bytes
     """Each move with the events it caused (told to every seat), in their wire forms, a JSON line
-    each, every line after a newline. Carried as it was read, a move adding its line: only
-    ``events`` (the lines it answers) and ``score`` parse it. The state dealt is not carried:
-    the seeds deal it again (``start``)."""
+    each, every line after a newline: the moves since the last of ``segments`` (all of them once
+    ``Sealer.thawed``). Carried as it was read, a move adding its line: only ``events`` (the lines
+    it answers) and ``score`` parse it. The state dealt is not carried: the seeds deal it again
+    (``start``)."""
     epoch: str | None = None
     """The replay guard's epoch the hand was dealt in (``service.replay``); None: no guard."""
+    segments: tuple[str, ...] = ()
+    """The record's earlier lines, in parts each sealed once (kind R), as the token carried them;
+    the head names each by its text's end (``TOKEN_TAIL``: its AES-GCM tag), so that no part of
+    another token can take a part's place."""
 
     @staticmethod
     def dealt(game: Game[Any, Any], ids: tuple[str, str, int, str], seeds: tuple[str, str | None],
@@ -79,31 +96,34 @@ class SealedHand:
         line = orjson.dumps({"move": move, "events": events})
         return SealedHand(self.hand_id, self.match_id, self.hand_number, self.key_id, self.server_seed,
                           self.client_seed, self.match, self.seats, state, self.move_number + 1,
-                          self.history + b"\n" + line, self.epoch)
+                          self.history + b"\n" + line, self.epoch, self.segments)
 
     def plaintext(self, game: Game[Any, Any]) -> bytes:
         """The head (ids, seeds, the state without its derived fields, which ``rebuild`` never
-        reads) as one JSON line, then the moves' lines."""
+        reads, the ends of the record's parts) as one JSON line, then the latest moves' lines."""
         return orjson.dumps({
             "hand_id": self.hand_id, "match_id": self.match_id, "hand_number": self.hand_number,
             "key_id": self.key_id, "server_seed": self.server_seed, "client_seed": self.client_seed,
             "match": self.match, "move_number": self.move_number, "state": game.dump_head(self.state),
-            "epoch": self.epoch,
+            "epoch": self.epoch, "segments": [segment[-TOKEN_TAIL:] for segment in self.segments],
         }) + self.history
 
     @staticmethod
-    def read(game: Game[Any, Any], plain: bytes, at: str) -> SealedHand:
-        """The hand a token's plaintext holds. Every field a release adds to it, or to a game's
-        state, has a default, so a token sealed before opens; one this release cannot read (a
-        field renamed or removed since) is refused by name, one of another type too. The record
-        is read only where it is answered (``record``, ``events``)."""
+    def read(game: Game[Any, Any], plain: bytes, at: str, segments: tuple[str, ...] = ()) -> SealedHand:
+        """The hand a token's plaintext holds, with the parts of its record that followed it. Every
+        field a release adds to it, or to a game's state, has a default, so a token sealed before
+        opens; one this release cannot read (a field renamed or removed since) is refused by name,
+        one of another type too. The record is read only where it is answered (``record``,
+        ``events``)."""
         head_line, newline, history = plain.partition(b"\n")
         head = data(head_line, at)
+        if head.get("segments", []) != [segment[-TOKEN_TAIL:] for segment in segments]:
+            raise BadToken(at, "has been altered or cut short", cause="altered")
         try:
             state = game.rebuild(head["state"])
             hand = SealedHand(head["hand_id"], head["match_id"], head["hand_number"], head["key_id"],
                               head["server_seed"], head["client_seed"], head["match"], game.seats(state),
-                              state, head["move_number"], newline + history, head.get("epoch"))
+                              state, head["move_number"], newline + history, head.get("epoch"), segments)
             texts = (hand.hand_id, hand.match_id, hand.key_id, hand.server_seed)
             if not (all(isinstance(text, str) for text in texts)
                     and isinstance(hand.client_seed, str | None) and isinstance(hand.epoch, str | None)
@@ -208,6 +228,14 @@ states cost every other move more than they saved (docs/performance.md, "Sealed 
 TOKEN_TAIL = 24
 """Characters of a token's end (its AES-GCM tag) that find its kept plaintext; the whole text is
 compared before the plaintext is read."""
+SEGMENT_BYTES = 2048
+"""The record's latest lines are sealed as a part of their own once they pass this many bytes.
+Until then every move opens and seals them with the head; after, it carries them as text. A
+Bezique record grows past 16 kB with its events, which every move decoded, decrypted and
+decompressed, then compressed, encrypted and encoded again: on the bench's Bezique moves, opening
+the envelope went from 18.0 to 8.4 µs and sealing it from 20.1 to 6.3 (alone, in process); a
+whole sealed validate through the app in process from 339-357 to 300-307 µs, as dear as an open
+one (docs/performance.md, "The record in parts"). 1024 and 512 measured alike within the noise."""
 
 
 class Sealer:
@@ -218,24 +246,51 @@ class Sealer:
         self._kept: OrderedDict[str, tuple[str, bytes]] = OrderedDict()
 
     def seal(self, hand: SealedHand) -> str:
+        """The hand's token: its head and latest lines sealed, then the parts of its record, each
+        after a full stop."""
+        if len(hand.history) > SEGMENT_BYTES:
+            hand = self._frozen(hand)
         plain = hand.plaintext(self.game)
         token, kept = self.keyring.seal(HAND, self.game.info.id, plain), self._kept
         if len(kept) >= HANDS_KEPT:  # the oldest first, in one call (threaded workers share it)
             kept.popitem(last=False)
         kept[token[-TOKEN_TAIL:]] = (token, plain)
-        return token
+        return ".".join((token, *hand.segments))
+
+    def _frozen(self, hand: SealedHand) -> SealedHand:
+        """The hand with its latest lines sealed as the record's next part (without the newline
+        that starts them: ``thawed`` puts it back)."""
+        segment = self.keyring.seal(RECORD, self.game.info.id, hand.history[1:])
+        return replace(hand, history=b"", segments=(*hand.segments, segment))
+
+    def thawed(self, hand: SealedHand) -> SealedHand:
+        """The hand with the parts of its record opened: its ``history`` every line."""
+        if not hand.segments:
+            return hand
+        game = self.game.info.id
+        opened = [b"\n" + self.keyring.open(RECORD, game, segment, at="/token") for segment in hand.segments]
+        return replace(hand, history=b"".join(opened) + hand.history, segments=())
 
     def seal_match(self, standing: SealedMatch) -> str:
         return self.keyring.seal(MATCH, self.game.info.id, standing.plaintext())
 
     def open(self, token: str, at: str) -> SealedHand:
-        kept = self._kept.get(token[-TOKEN_TAIL:])
-        if kept is not None and kept[0] == token:  # this worker's own text: authentic as it stands
-            return SealedHand.read(self.game, kept[1], at)
-        return SealedHand.read(self.game, self.keyring.open(HAND, self.game.info.id, token, at=at), at)
+        """The hand a token holds; the parts of its record are carried unopened (``thawed``)."""
+        head, stop, rest = token.partition(".")
+        segments = tuple(rest.split(".")) if stop else ()
+        kept = self._kept.get(head[-TOKEN_TAIL:])
+        if kept is not None and kept[0] == head:  # this worker's own text: authentic as it stands
+            return SealedHand.read(self.game, kept[1], at, segments)
+        plain = self.keyring.open(HAND, self.game.info.id, head, at=at)
+        return SealedHand.read(self.game, plain, at, segments)
 
     def open_match(self, token: str, at: str) -> SealedMatch:
-        return SealedMatch.read(self.keyring.open(MATCH, self.game.info.id, token, at=at), at)
+        """The standing a match token holds (a hand token's envelope is named as such)."""
+        head, stop, _ = token.partition(".")
+        plain = self.keyring.open(MATCH, self.game.info.id, head, at=at)
+        if stop:  # a match has no record to carry
+            raise BadToken(at, "has been altered or cut short", cause="altered")
+        return SealedMatch.read(plain, at)
 
 
 class TokenHand:
@@ -303,6 +358,7 @@ class TokenHand:
             raise SchemaViolation("since is after the hand's last move", (FieldError(
                 "/since", Text("this hand has had {moves} moves", {"moves": self.sealed.move_number})),))
         types, seat = self.game.info.event_types, self.seat
+        self.sealed = self.sealer.thawed(self.sealed)
         told_moves = [(number, redacted(types, events, seat))  # every line read before a word is written
                       for number, events in self.sealed.events(since)]
         lang = current_language()
@@ -320,13 +376,14 @@ class TokenHand:
             raise BadToken("/token", "this hand cannot be scored: {why}", why=quoted(error.detail)) from None
 
     def history(self) -> list[tuple[Any, Any]]:
+        self.sealed = self.sealer.thawed(self.sealed)
         return self.sealed.replayed(self.game)
 
     def scored(self, answer: Wire) -> Wire:
         """The score, the standing sealed for the next deal, and what the hand was dealt from:
         the seeds, to check against the deal's commitment, and the whole record, to check every
         move."""
-        hand, final = self.sealed, self.game.dump_state(self.state)
+        hand, final = self.sealer.thawed(self.sealed), self.game.dump_state(self.state)
         standing = SealedMatch(hand.match_id, hand.hand_number, hand.seats, final["options"], answer["match"])
         return {
             **answer, "match_token": self.sealer.seal_match(standing),

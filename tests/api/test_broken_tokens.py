@@ -54,7 +54,9 @@ def hands(client: Any) -> dict[str, dict[str, Any]]:
 
 
 def lines(token: str) -> list[bytes]:
-    return RING.open(HAND, GAME, token, at="/token").split(b"\n")
+    """The lines of the token's plaintext, the parts of its record opened (the head names none)."""
+    sealer = Sealer(GAMES[GAME], RING)
+    return sealer.thawed(sealer.open(token, "/token")).plaintext(GAMES[GAME]).split(b"\n")
 
 
 def resealed(token: str, change: Callable[[list[bytes]], list[bytes]]) -> str:
