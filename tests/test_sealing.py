@@ -21,7 +21,15 @@ from lz4 import block as lz4_block
 
 from service import sealing
 from service.api.events import EVERY_SEAT, told
-from service.api.sealed import HANDS_KEPT, SEGMENT_BYTES, TOKEN_TAIL, SealedHand, SealedMatch, Sealer
+from service.api.sealed import (
+    HANDS_KEPT,
+    SEGMENT_BYTES,
+    TOKEN_TAIL,
+    SealedHand,
+    SealedMatch,
+    Sealer,
+    TokenHand,
+)
 from service.cards import SeedStream
 from service.errors import BadToken, WrongSeatKey
 from service.games.base import DealSetup
@@ -405,3 +413,20 @@ def test_a_sealer_keeps_its_latest_tokens_only() -> None:
     assert _token_cipher.cache_info() == before
     assert sealer.open(first, "/token") == value  # dropped: its envelope opened, as any other's
     assert _token_cipher.cache_info().hits == before.hits + 1
+
+
+def test_events_since_a_move_after_the_parts_open_no_part_and_number_every_move() -> None:
+    sealer, rules = Sealer(GAMES["bezique"], Keyring((OLD,))), GAMES["bezique"]
+    back = sealer.open(sealer.seal(long_hand()), "/token")
+    assert (back.move_number, back.history, len(back.segments)) == (40, b"", 1)  # 40 moves in the part
+    move = rules.legal_moves(back.state, rules.to_move(back.state))[0]
+    state, events = rules.apply(back.state, move)
+    token = sealer.seal(back.after(rules.dump_move(move), told(rules.info.event_types, events, EVERY_SEAT), state))
+    before = _token_cipher.cache_info().hits
+    latest = TokenHand(sealer, {"token": token}).events(40)["moves"]
+    assert _token_cipher.cache_info().hits == before  # the head kept by its sealer, and no part opened
+    assert [move["move_number"] for move in latest] == [41]
+    every = TokenHand(sealer, {"token": token}).events(39)["moves"]
+    assert _token_cipher.cache_info().hits == before + 1  # move 40 is in the part
+    assert [move["move_number"] for move in every] == [40, 41] and every[-1] == latest[0]
+    assert len(TokenHand(sealer, {"token": token}).events(0)["moves"]) == 41

@@ -168,12 +168,15 @@ class SealedHand:
 def _moves(hand: SealedHand, since: int, game: Game[Any, Any] | None = None) -> list[Wire]:
     """The lines of ``hand``'s moves after move ``since``, read: each as ``after`` writes it,
     ``{"move": {...}, "events": [{"type": ..., "seat": ..., ...}, ...]}``, every event of a type
-    ``game`` declares. A record of another number of lines than the hand has had moves, or a line
-    of any other shape (another release's, a type it renamed), is refused, whatever it holds:
-    each line read is looked at once, in time bounded by its length."""
+    ``game`` declares. The lines before ``history``'s are in the parts of the record, unopened,
+    and must all come before move ``since``. A record of another number of lines than the hand
+    has had moves, or a line of any other shape (another release's, a type it renamed), is
+    refused, whatever it holds: each line read is looked at once, in time bounded by its length."""
     lines = hand.history.split(b"\n")  # nothing before the first newline
-    whole, types, read = len(lines) == hand.move_number + 1, game.info.event_types if game else None, []
-    for line in lines[since + 1:] if whole else ():
+    carried = hand.move_number - (len(lines) - 1)  # the moves in the parts
+    whole = (carried > 0) == bool(hand.segments) and 0 <= carried <= since
+    types, read = game.info.event_types if game else None, []
+    for line in lines[since - carried + 1:] if whole else ():
         try:
             value = orjson.loads(line)
         except orjson.JSONDecodeError:
@@ -357,8 +360,9 @@ class TokenHand:
         if since > self.sealed.move_number:
             raise SchemaViolation("since is after the hand's last move", (FieldError(
                 "/since", Text("this hand has had {moves} moves", {"moves": self.sealed.move_number})),))
-        types, seat = self.game.info.event_types, self.seat
-        self.sealed = self.sealer.thawed(self.sealed)
+        types, seat, hand = self.game.info.event_types, self.seat, self.sealed
+        if since < hand.move_number - hand.history.count(b"\n"):  # asked for moves in the parts
+            self.sealed = self.sealer.thawed(hand)
         told_moves = [(number, redacted(types, events, seat))  # every line read before a word is written
                       for number, events in self.sealed.events(since)]
         lang = current_language()
