@@ -430,3 +430,16 @@ def test_events_since_a_move_after_the_parts_open_no_part_and_number_every_move(
     assert _token_cipher.cache_info().hits == before + 1  # move 40 is in the part
     assert [move["move_number"] for move in every] == [40, 41] and every[-1] == latest[0]
     assert len(TokenHand(sealer, {"token": token}).events(0)["moves"]) == 41
+
+
+def test_a_part_is_compressed_densely_and_the_head_fast(monkeypatch: pytest.MonkeyPatch) -> None:
+    modes: list[str | None] = []
+    compress = lz4_block.compress
+
+    def noted(data: bytes, **options: Any) -> bytes:
+        modes.append(options.get("mode"))
+        return compress(data, **options)
+
+    monkeypatch.setattr(sealing.lz4.block, "compress", noted)
+    Sealer(GAMES["bezique"], Keyring((OLD,))).seal(long_hand())
+    assert modes == ["high_compression", None]  # the part, sealed once; then the head, every move
