@@ -130,8 +130,9 @@ def bodies(game_id: str) -> dict[str, list[Body]]:
 
 
 def sealed_bodies(game_id: str, playing: list[Position]) -> dict[str, list[Body]]:
-    """The same states, sealed with the record that led to each: validate with the mover's key,
-    view, legal-moves and events with a seat's."""
+    """The same states, sealed with the record that led to each, move by move as the service
+    seals them (the record's latest lines with the head, the rest in parts): validate with the
+    mover's key, view, legal-moves and events with a seat's."""
     game = GAMES[game_id]
     sealer = Sealer(game, Keyring((STATE_KEY,)))
     out: dict[str, list[Body]] = {"deal-sealed": [], "validate-sealed": [], "legal-moves-sealed": [],
@@ -140,6 +141,7 @@ def sealed_bodies(game_id: str, playing: list[Position]) -> dict[str, list[Body]
         seats = game.seats(state)
         hand = SealedHand.dealt(game, (f"{n:032x}", "0" * 32, 1, STATE_KEY.id), ("0" * 64, None), None, start)
         for move in moves:
+            hand = sealer.open(sealer.seal(hand), "/token")
             after, events = game.apply(hand.state, move)
             hand = hand.after(game.dump_move(move), told(game.info.event_types, events, EVERY_SEAT), after)
         token, keys, seat = sealer.seal(hand), sealer.keyring.seat_keys(hand), game.to_move(state)
