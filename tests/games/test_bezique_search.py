@@ -1,6 +1,7 @@
 """What Bezique gives the search (service/games/bezique/advice.py) beyond the playouts' policy:
-the promise weighed by the time left to make it good (``kept``), and the cheap test that spares
-the playout a declaration it cannot fill (``_enough``)."""
+the promise weighed by the time left to make it good (``kept``), the trump quints it adds to the
+greedy player's promise (``quint_promise``), and the cheap test that spares the playout a
+declaration it cannot fill (``_enough``)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ import pytest
 from service.cards import CARDS
 from service.games.bezique import advice
 from service.games.bezique.advice import kept, value
-from service.games.bezique.greedy import Holding, Odds
-from tests.games.bezique_positions import position
+from service.games.bezique.greedy import READY, Holding, Odds
+from tests.games.bezique_positions import position, shown
 
 
 def test_the_promise_is_kept_whole_while_there_is_time() -> None:
@@ -26,10 +27,40 @@ def test_a_ready_four_counts_less_with_one_draw_left() -> None:
     early = position(hands={0: "QH QH QH QH"}, tricks_played=10)
     for state, share in ((late, 0.455), (early, 1.0)):
         odds = Odds.of(state)
-        promise = Holding.of(state, 0).promise(odds) - Holding.of(state, 1).promise(odds)
+        promise = advice.promise(state, 0, odds) - advice.promise(state, 1, odds)
         assert promise > 100
         assert value(state, 0) == pytest.approx(share * promise)
         assert value(state, 1) == pytest.approx(-share * promise)
+
+
+def test_a_trump_quint_in_hand_counts_up_its_ladder() -> None:
+    """A trump quint held (the bezique jack ends it as well as the trump jack) adds its points to
+    the seat's value, 50 then 100 once one is declared (§7.1), by ``kept`` of them: the greedy
+    player's promise leaves it out. One draw left: no other quint is likely to be completed."""
+    for hand in ("AH 10H KH QH JH", "AH 10H KH QH JD"):
+        for declared, points in ((0, 50), (1, 100)):
+            state = position(hands={0: hand}, tricks_played=68, decl_counts={0: {"trump_quint": declared}})
+            odds = Odds.of(state)
+            beyond = value(state, 0) - kept(odds.draws) * (
+                Holding.of(state, 0).promise(odds) - Holding.of(state, 1).promise(odds))
+            assert kept(odds.draws) * READY * points <= beyond < kept(odds.draws) * READY * points * 1.1
+
+
+def test_a_quint_short_of_a_card_counts_by_the_chance_to_draw_it() -> None:
+    """Four of a quint's five cards: worth more with the whole stock to draw from than with a
+    single draw left, and the exposed cards of a trump marriage (the royal family, §4.3.7) fill
+    none of it, while a card shown in a bezique does."""
+    early = position(hands={0: "AH 10H KH QH"}, tricks_played=10)
+    late = position(hands={0: "AH 10H KH QH"}, tricks_played=68)
+    assert advice.quint_promise(early, 0, Odds.of(early)) > 0.8 * READY * 50
+    assert advice.quint_promise(late, 0, Odds.of(late)) < 0.1 * READY * 50
+    married = position(hands={0: "AH 10H JH"}, exposed={0: [shown("KH", "trump_marriage"),
+                                                            shown("QH", "trump_marriage")]},
+                       tricks_played=68)
+    in_a_bezique = position(hands={0: "AH 10H KH JH"}, exposed={0: [shown("QH", "bezique"), shown("JD", "bezique")]},
+                            tricks_played=68)
+    assert advice.quint_promise(married, 0, Odds.of(married)) < 0.1 * READY * 50
+    assert advice.quint_promise(in_a_bezique, 0, Odds.of(in_a_bezique)) >= READY * 50
 
 
 def _groups(kind: str) -> advice.Groups:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from functools import cache
+from math import prod
 from random import Random
 
 from service.cards import CARDS, JOKER, Card
@@ -20,6 +21,7 @@ from service.games.base import accepts, evolve
 from service.games.bezique import declarations as decl
 from service.games.bezique.declarations import IDENTITIES
 from service.games.bezique.greedy import (
+    READY,
     WILD,
     Holding,
     Odds,
@@ -157,8 +159,9 @@ def _copies(options: Options) -> Counter[Card]:
 def value(state: State, seat: int) -> float:
     """The seat's points this hand (§7.2, the hand score's units) less the mean of the other
     active players'; 0 for a dealer who sits the hand out (he plays no part in it). Before the
-    end, each player's points so far plus the promise of its holding (``Holding.promise``): the
-    declarations it is likely to make yet, by ``kept`` of their worth."""
+    end, each player's points so far plus the promise of its holding (``promise``: the greedy
+    player's, and the trump quints'): the declarations it is likely to make yet, by ``kept`` of
+    their worth."""
     active = state.active
     if seat not in active:
         return 0.0
@@ -167,9 +170,34 @@ def value(state: State, seat: int) -> float:
     else:
         odds = Odds.of(state)
         share = kept(odds.draws)
-        scores = [state.scores[s] + share * Holding.of(state, s).promise(odds) for s in range(state.seats)]
+        scores = [state.scores[s] + share * promise(state, s, odds) for s in range(state.seats)]
     others = [scores[s] for s in active if s != seat]
     return scores[seat] - sum(others) / len(others)
+
+
+def promise(state: State, seat: int, odds: Odds) -> float:
+    """What the seat's holding is likely to declare yet: the greedy player's promise and the
+    quints'."""
+    return Holding.of(state, seat).promise(odds) + quint_promise(state, seat, odds)
+
+
+def quint_promise(state: State, seat: int, odds: Odds) -> float:
+    """The trump quints the seat's holding is likely to declare yet, up their ladder (§7.1): each
+    set it holds, and the next one by the chance of drawing what it lacks. The greedy player's
+    promise leaves them out (it weighs the cards a quint takes as trump fours), but a quint is the
+    second source of points after the beziques, and a playout's horizon must see one in hand."""
+    royal = decl.KINDS_OF_FAMILY["royal"]
+    concealed = Counter(state.hands[seat])
+    free = concealed + Counter(e.as_ for e in state.exposed[seat] if not e.tags & royal)
+    groups = [ids for ids, _ in decl.rules_for(state.trump_suit)["trump_quint"].groups]
+    counts = [sum(free[card] for card in ids) for ids in groups]
+    sets = min(counts)
+    rung = state.decl_counts[seat][decl.LADDERED.index("trump_quint")]
+    chance = 1.0
+    for ids, count in zip(groups, counts, strict=True):
+        if count == sets:
+            chance *= 1.0 - prod(1.0 - odds.at_least(card, concealed[card], 1) for card in ids)
+    return READY * (sum(50 << (rung + k) for k in range(sets)) + (50 << (rung + sets)) * chance)
 
 
 KEPT_AT_END, KEPT_PER_DRAW = 0.4, 0.055

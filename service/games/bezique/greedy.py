@@ -208,8 +208,9 @@ class Holding:
 
     def promise(self, odds: Odds) -> float:
         """The points the holding is likely to declare yet: the trump fours and four bezique jacks
-        with their extras, the beziques and the trump quint, each by the chance of completing it
-        from the draws left and of making it; the wild cards go where one adds most."""
+        with their extras and the beziques, each by the chance of completing it from the draws
+        left and of making it; the wild cards go where one adds most. The trump quints are left
+        out (their cards count already as the trump fours'); the search's value adds them."""
         trump = odds.trump
         total, best_wild = 0.0, 0.0
         shown: dict[Card, list[frozenset[str]]] = {}
