@@ -141,8 +141,8 @@ def main(ref: str) -> None:
     rows = selected_rows()
     rounds, seconds = int(os.environ.get("AB_ROUNDS", "6")), float(os.environ.get("AB_SECONDS", "3"))
     conns = int(os.environ.get("AB_CONNS", "16"))
-    payloads = {(side, game, endpoint): [dumps(b) for b in bodies(game)[endpoint]]
-                for side in SIDES for game, endpoint in rows}
+    made = {row: [dumps(b) for b in bodies(row[0])[row[1]]] for row in rows}
+    payloads = {(side, *row): made[row] for side in SIDES for row in rows}  # A's sealed ones: below
     print(f"A = {ref}, B = this checkout ({ROOT}); {len(rows)} rows x {rounds} rounds x 3 runs of {seconds:g} s "
           f"(about {len(rows) * rounds * 3 * (seconds + 0.5) / 60:.1f} min)", flush=True)
     runs: dict[tuple[int, int, str], Run] = {}

@@ -91,6 +91,11 @@ class SealedHand:
         """A hand just dealt: ``ids`` are its hand id, match id, hand number and key id."""
         return SealedHand(*ids, *seeds, match, game.seats(state), state, 0, b"", epoch)
 
+    @property
+    def carried(self) -> int:
+        """The moves whose lines are in the parts of the record, unopened (none once thawed)."""
+        return self.move_number - self.history.count(b"\n")
+
     def after(self, move: Wire, events: list[Wire], state: Any) -> SealedHand:
         """The hand once ``move`` has caused ``events`` and led to ``state``."""
         line = orjson.dumps({"move": move, "events": events})
@@ -173,7 +178,7 @@ def _moves(hand: SealedHand, since: int, game: Game[Any, Any] | None = None) -> 
     has had moves, or a line of any other shape (another release's, a type it renamed), is
     refused, whatever it holds: each line read is looked at once, in time bounded by its length."""
     lines = hand.history.split(b"\n")  # nothing before the first newline
-    carried = hand.move_number - (len(lines) - 1)  # the moves in the parts
+    carried = hand.carried
     whole = (carried > 0) == bool(hand.segments) and 0 <= carried <= since
     types, read = game.info.event_types if game else None, []
     for line in lines[since - carried + 1:] if whole else ():
@@ -364,7 +369,7 @@ class TokenHand:
             raise SchemaViolation("since is after the hand's last move", (FieldError(
                 "/since", Text("this hand has had {moves} moves", {"moves": self.sealed.move_number})),))
         types, seat, hand = self.game.info.event_types, self.seat, self.sealed
-        if since < hand.move_number - hand.history.count(b"\n"):  # asked for moves in the parts
+        if since < hand.carried:  # asked for moves in the parts
             self.sealed = self.sealer.thawed(hand)
         told_moves = [(number, redacted(types, events, seat))  # every line read before a word is written
                       for number, events in self.sealed.events(since)]
