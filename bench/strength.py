@@ -500,7 +500,7 @@ def worth(results: Sequence[Result]) -> str:
 
 def methods() -> str:
     """Per game, how the player searches it, read from the game's ``Advice`` so that it stays
-    true: its playouts, whether it solves endgames exactly, and what it infers from the record
+    true: its playouts (and its candidates, where the game ranks them), whether it solves endgames exactly, and what it infers from the record
     (the first sentence of its ``infer``)."""
     rows = ["| game | playouts | exact endgame | inference from the record |", "|---|---|---|---|"]
     for game_id, game in GAMES.items():
@@ -511,6 +511,8 @@ def methods() -> str:
         inferred = _sentence(advice.infer.__doc__) if advice.infer else "none"
         depth = "to the hand's end" if advice.horizon >= 1_000 else f"{advice.horizon} moves deep"
         depth += ", a trick's worth more per seat past two" if advice.horizon_grows else ""
+        depth += (f"; past {advice.shortlist} legal moves, greedy's and the first others ranked "
+                  "(`Advice.rank`)") if advice.rank else ""
         rows.append(f"| {game_id} | {playouts}, {depth} | {exact} | {inferred} |")
     return "\n".join(rows)
 

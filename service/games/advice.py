@@ -61,8 +61,13 @@ class Advice(Generic[S, M]):
     """The horizon grows with the table: at n seats a playout plays ``horizon`` × n / 2 moves,
     so that it looks as many tricks ahead at any table (a trick is a move per seat)."""
     shortlist: int = 12
-    """Candidate moves weighed at most: past it, the ones ``greedy`` would not play are cut at
-    random (the melding games list many moves)."""
+    """Candidate moves weighed at most: past it, the ones ``greedy`` would not play are cut as
+    ``rank`` orders them, or at random (the melding games list many moves)."""
+    rank: Callable[[S, int, Sequence[M]], list[M]] | None = None
+    """``rank(state, seat, moves)``: ``moves`` (the seat's legal moves) from the likeliest best by
+    a cheap estimate (no playout), a move alike enough to one before it to weigh once left out:
+    past ``shortlist`` the search weighs greedy's move and the first others of it. None: the others
+    are drawn at random."""
     side: Callable[[S, int], int] = lambda state, seat: seat
     """The side ``seat`` plays for (its partnership in a team game; itself otherwise): the seats
     of one side share ``value``."""

@@ -5,7 +5,11 @@ OpenSpiel's samplers do): each sample deals the cards the seat cannot see again 
 game's ``Advice.redeal``), plays every candidate move on that deal, and plays the hand on with the
 game's greedy policy, a random move one time in ``EXPLORE``, up to the game's horizon, where the
 game values it for the seat. The candidate with the best mean over the samples is the answer,
-when it beats the greedy player's own choice by more than the samples' noise (``Tally``).
+when it beats the greedy player's own choice by more than the samples' noise (``Tally``). The
+candidates are the legal moves, or past the game's ``Advice.shortlist`` the greedy player's
+choice and the first others of the game's ``Advice.rank`` (a cheap order of the likeliest best:
+Bezique weighs one card of each choice, taking the trick or not, trump or not, before a second
+one of any), or where it ranks none, others drawn at random.
 
 Each sample draws from its own generator, seeded from the request's seed and the sample's index
 (and every candidate's playout on it from the same one), so the same seed and sample count give
@@ -98,7 +102,10 @@ def suggest(game: Game[S, M], state: S, seat: int, *, seed: str, effort: Effort,
         exact = _exact(advice, state, seat, known, legal, greedy, effort.deadline)
         if exact is not None:
             return exact
-    candidates = _shortlist(advice.shortlist, legal, greedy, random.Random(f"{seed}/shortlist"))
+    ranked = None
+    if advice.rank is not None and len(legal) > advice.shortlist:  # greedy's first: its alike go
+        ranked = advice.rank(state, seat, [greedy, *(m for m in legal if m != greedy)])
+    candidates = _shortlist(advice.shortlist, legal, greedy, random.Random(f"{seed}/shortlist"), ranked)
     tally = Tally(len(candidates), candidates.index(greedy))
     while tally.samples < effort.samples:
         values = _sample(game, state, seat, known, candidates, f"{seed}/{tally.samples}", effort.deadline)
@@ -196,13 +203,17 @@ class Tally:
         return best if lead > CONFIDENCE * math.sqrt(variance / n) else self.greedy
 
 
-def _shortlist(most: int, legal: list[M], greedy: M, rng: random.Random) -> list[M]:
-    """At most ``most`` candidates: the greedy choice and others drawn at random, in the
-    listing's order."""
+def _shortlist(most: int, legal: list[M], greedy: M, rng: random.Random,
+               ranked: list[M] | None = None) -> list[M]:
+    """At most ``most`` candidates, in the listing's order: the greedy choice and the first others
+    of ``ranked`` (the game's ``Advice.rank``), or others drawn at random."""
     if len(legal) <= most:
         return legal
-    others = [m for m in legal if m != greedy]
-    kept = {id(m) for m in rng.sample(others, most - 1)} | {id(greedy)}
+    if ranked is not None:
+        chosen = [m for m in ranked if m != greedy][:most - 1]
+    else:
+        chosen = rng.sample([m for m in legal if m != greedy], most - 1)
+    kept = {id(m) for m in chosen} | {id(greedy)}
     return [m for m in legal if id(m) in kept]
 
 

@@ -1,17 +1,22 @@
 """What Bezique gives the search (service/games/bezique/advice.py) beyond the playouts' policy:
 the promise weighed by the time left to make it good (``kept``), the trump quints it adds to the
-greedy player's promise (``quint_promise``), and the cheap test that spares the playout a
-declaration it cannot fill (``_enough``)."""
+greedy player's promise (``quint_promise``), the cheap test that spares the playout a
+declaration it cannot fill (``_enough``), and the order in which the search takes its candidates
+(``ranked``)."""
 
 from __future__ import annotations
+
+import time
 
 import pytest
 
 from service.cards import CARDS
 from service.games.bezique import advice
-from service.games.bezique.advice import kept, value
-from service.games.bezique.greedy import READY, Holding, Odds
-from tests.games.bezique_positions import position, shown
+from service.games.bezique.advice import ADVICE, kept, value
+from service.games.bezique.greedy import READY, Holding, Odds, greedy, ranked
+from service.games.bezique.rules import Declare, Move, Pass, Play, State
+from service.player import Effort, suggest
+from tests.games.bezique_positions import GAME, position, shown
 
 
 def test_the_promise_is_kept_whole_while_there_is_time() -> None:
@@ -78,3 +83,53 @@ def test_a_set_is_enough_with_wild_cards_or_exposed_cards_to_fill_it() -> None:
     assert not advice._enough(quint, four, 0)
     assert advice._enough(quint, {**four, jd: 1}, 0)  # the bezique jack ends it too
     assert advice._enough(quint, four, 1)
+
+
+def _ranked(state: State, seat: int) -> list[Move]:
+    moves = GAME.legal_moves(state, seat)
+    first = greedy(state, seat, moves)
+    return ranked(state, seat, [first, *(m for m in moves if m != first)])
+
+
+def _played(moves: list[Move]) -> list[str]:
+    return [m.card.code for m in moves if isinstance(m, Play) and m.card is not None]
+
+
+def test_the_first_candidates_take_the_trick_and_throw_a_card_alike() -> None:
+    """Hearts trumps, the ace of clubs led: a plain card thrown and the trump nine that covers
+    (greedy's) first, then the next of each choice: the other plain card and the next trump."""
+    state = position(hands={0: "KH AH JH 9H" + " 10D" * 7 + " 10S" * 7}, trick=["AC"], phase="follow",
+                     trump_suit="H")
+    assert _played(_ranked(state, 0)) == ["10D", "9H", "10S", "JH", "KH", "AH"]
+
+
+def test_the_ranked_declarations_put_what_scores_before_the_pass() -> None:
+    """Four trump queens (176) first, then the bezique, before the pass; four plain queens,
+    which would spoil the trump queens (§4.3.7), after it."""
+    state = position(hands={1: "QH QH QH QH JD QS QC"}, phase="declare", trump_suit="H")
+    order = _ranked(state, 1)
+    kinds = [m.declaration if isinstance(m, Declare) else "pass" for m in order if isinstance(m, (Declare, Pass))]
+    assert kinds[0] == "four_trump_queens"
+    assert kinds.index("bezique") < kinds.index("pass") < kinds.index("four_queens")
+
+
+def test_cards_alike_are_ranked_once() -> None:
+    """Two exposed trump queens shown in the same declaration cost the holding alike: one of them
+    is ranked."""
+    state = position(hands={1: "10D"}, exposed={1: [shown("QH", "bezique"), shown("QH", "bezique"),
+                                                   shown("JD", "bezique"), shown("JD", "bezique")]},
+                     trump_suit="H")
+    plays = [m for m in _ranked(state, 1) if isinstance(m, Play) and m.exposed_id is not None]
+    assert len(GAME.legal_moves(state, 1)) == len(_ranked(state, 1)) + 2
+    assert len(plays) == 2
+
+
+def test_the_candidates_are_the_ranked_ones_whatever_the_seed() -> None:
+    """Past the shortlist the search weighs greedy's move and the first others ranked, on any
+    seed."""
+    state = position(hands={0: "KH AH JH 9H QS KC AC JS" + " 10D" * 5 + " 10S" * 5}, trick=["AD"], phase="follow",
+                     trump_suit="H")
+    assert len(GAME.legal_moves(state, 0)) > ADVICE.shortlist
+    weighed = [{w.move for w in suggest(GAME, state, 0, seed=seed, effort=Effort(2, time.perf_counter() + 5)).weighed}
+               for seed in ("a", "b")]
+    assert weighed[0] == weighed[1] == set(_ranked(state, 0)[:ADVICE.shortlist])

@@ -93,3 +93,13 @@ def test_value_of_a_played_out_hand() -> None:
     over, _ = GAME.apply(GAME.apply(state, lead(0, "AC"))[0], Respond(1, (card("6C"),)))
     assert over.finished
     assert value(over, 1) > 0 > value(over, 0)
+
+
+def test_value_before_the_end_counts_the_points_in_hand() -> None:
+    """The same cards won, the ace of clubs in the seat's hand rather than the other's: a
+    playout's estimate counts it as points to come."""
+    rich = position(GAME, DECK, hands=["AC 7D 8D 9D", "6C 7S 8S 9S"], trump_card="6H", leader=0, rest_to=1)
+    poor = position(GAME, DECK, hands=["6C 7D 8D 9D", "AC 7S 8S 9S"], trump_card="6H", leader=0, rest_to=1)
+    assert not rich.finished and rich.won == poor.won
+    assert value(rich, 0) > value(poor, 0)
+    assert value(rich, 1) < value(poor, 1)

@@ -30,6 +30,7 @@ from service.games.bezique.greedy import (
     greedy,
     identity,
     promised_cards,
+    ranked,
 )
 from service.games.bezique.play import beats
 from service.games.bezique.rules import (
@@ -409,4 +410,7 @@ def _plays(state: State, seat: int) -> list[Play]:
 
 
 ADVICE = Advice(redeal=redeal, value=value, greedy=greedy, horizon=9, shortlist=4, playout=playout,
-                infer=infer)
+                infer=infer, rank=ranked)
+"""Four candidates, ranked: against greedy at 24 samples a move, two seats, the score share was
+62 % on deals 0-49 (100 hands; 61 % with the others drawn at random, 60 % with five ranked) and
+68 % (61 % to 76 %) on deals 50-149 (200 hands), where the others drawn at random had 55 %."""

@@ -1,7 +1,8 @@
 """Bezique's greedy player (docs/rules/bezique.md): the baseline the computer player is measured
 against and the rules of thumb its playouts share. It declares the best it can, takes a trick
 with a card it can spare, and keeps the cards that make declarations; a holding's promise
-(``Holding.promise``) is what those cards are likely to declare yet."""
+(``Holding.promise``) is what those cards are likely to declare yet. Its measures also order the
+moves the computer player weighs (``ranked``)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from math import exp
+from itertools import zip_longest
+from math import exp, inf
 
 from service.cards import CARDS, JOKER, Card
 from service.games.bezique import declarations as decl
@@ -94,14 +96,22 @@ def _best_declaration(state: State, seat: int, moves: Sequence[Move], holding: H
     """The declaration worth most now and after (§7.1, and the promise it leaves: four plain
     queens for 6 would spoil four trump queens for 176); a pass if none is worth anything."""
     best: Move = next((m for m in moves if isinstance(m, Pass)), moves[0])
-    before, best_worth = holding.promise(odds), 0.0
+    worth, best_worth = _declaration_worth(state, seat, holding, odds), 0.0
     for move in moves:
-        if isinstance(move, Declare):
-            worth = _gain(state, seat, move) + holding.declared(move).promise(odds) - before
-            worth -= 0.1 * sum(c is JOKER for c, _ in move.from_hand)  # keep the wild cards free
-            if worth > best_worth:
-                best, best_worth = move, worth
+        if isinstance(move, Declare) and (this := worth(move)) > best_worth:
+            best, best_worth = move, this
     return best
+
+
+def _declaration_worth(state: State, seat: int, holding: Holding, odds: Odds) -> Callable[[Declare], float]:
+    """What a declaration is worth: its points and the promise it leaves, less a little for each
+    wild card it shows (a wild card kept free completes whatever comes)."""
+    before = holding.promise(odds)
+
+    def worth(move: Declare) -> float:
+        wild = sum(c is JOKER for c, _ in move.from_hand)
+        return _gain(state, seat, move) + holding.declared(move).promise(odds) - before - 0.1 * wild
+    return worth
 
 
 def _gain(state: State, seat: int, move: Declare) -> float:
@@ -113,6 +123,49 @@ def _gain(state: State, seat: int, move: Declare) -> float:
         return decl.points(kind, earlier, 1) - (move.multiplicity - 1) * 0.5
     c = extra_count(state, seat, kind) + 1 if kind in decl.EXTRA_OF else 0
     return float(decl.points(kind, 0, move.multiplicity, c))
+
+
+# --- the moves worth weighing ------------------------------------------------------------------
+
+
+def ranked(state: State, seat: int, moves: Sequence[Move]) -> list[Move]:
+    """The search's candidates from the likeliest best, by greedy's own measures (``Advice.rank``):
+    the exchange first; in the declaration window each declaration by its worth, the pass at
+    none; a card by what it costs the holding, one of each choice first (``_ranked_plays``)."""
+    odds, holding = Odds.of(state), Holding.of(state, seat)
+    if state.phase is Phase.DECLARE:
+        worth = _declaration_worth(state, seat, holding, odds)
+
+        def loss(move: Move) -> float:
+            if isinstance(move, ExchangeTrump):
+                return -inf
+            return -worth(move) if isinstance(move, Declare) else 0.0
+        return sorted(moves, key=loss)
+    plays = [m for m in moves if isinstance(m, Play)]
+    return [m for m in moves if not isinstance(m, Play)] + _ranked_plays(state, seat, plays, holding, odds)
+
+
+def _ranked_plays(state: State, seat: int, plays: list[Play], holding: Holding, odds: Odds) -> list[Play]:
+    """The cards by the choice each makes (whether it takes the trick, or leading whether it is an
+    ace, which nothing of its suit beats, §5.1; and whether it is a trump), the cheapest of every
+    choice first, then the next of each: greedy's choice is one of them, and the search weighs the
+    others. Of cards alike in identity and cost, one."""
+    order, trump = rank_order(state.options), state.trump_suit
+    shown = {e.id: e for e in state.exposed[seat]}
+    cost = _play_cost(holding, odds, shown, trump, order)
+    best = best_in_trick(state, order) if state.trick else None
+    top = max(order.values())
+    choices: dict[tuple[bool, bool], list[tuple[tuple[float, bool, int], Play]]] = {}
+    alike: set[tuple[Card, tuple[float, bool, int]]] = set()
+    for move in plays:
+        card, spent = identity(move, shown), cost(move)
+        if (card, spent) in alike:
+            continue
+        alike.add((card, spent))
+        takes = beats(card, best, trump, order) if best is not None else order[card.rank] == top
+        choices.setdefault((takes, card.suit == trump), []).append((spent, move))
+    each = sorted((sorted(cards, key=lambda c: c[0]) for cards in choices.values()), key=lambda c: c[0][0])
+    return [costed[1] for turn in zip_longest(*each) for costed in turn if costed is not None]
 
 
 def identity(move: Play, shown: dict[int, Exposed]) -> Card:
