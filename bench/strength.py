@@ -500,8 +500,8 @@ def worth(results: Sequence[Result]) -> str:
 
 def methods() -> str:
     """Per game, how the player searches it, read from the game's ``Advice`` so that it stays
-    true: its playouts (and its candidates, where the game ranks them), whether it solves endgames exactly, and what it infers from the record
-    (the first sentence of its ``infer``)."""
+    true: its playouts (and its candidates, where the game ranks them), whether it solves endgames
+    exactly, and what it infers from the record (the first sentence of its ``infer``)."""
     rows = ["| game | playouts | exact endgame | inference from the record |", "|---|---|---|---|"]
     for game_id, game in GAMES.items():
         advice = game.advice
