@@ -103,7 +103,8 @@ def suggest(game: Game[S, M], state: S, seat: int, *, seed: str, effort: Effort,
         if exact is not None:
             return exact
     ranked = None
-    if advice.rank is not None and len(legal) > advice.shortlist:  # greedy's first: its alike go
+    if advice.rank is not None and len(legal) > advice.shortlist:
+        # greedy's move first: of moves alike, rank keeps the first, so greedy's is the one kept
         ranked = advice.rank(state, seat, [greedy, *(m for m in legal if m != greedy)])
     candidates = _shortlist(advice.shortlist, legal, greedy, random.Random(f"{seed}/shortlist"), ranked)
     tally = Tally(len(candidates), candidates.index(greedy))
