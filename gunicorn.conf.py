@@ -74,3 +74,10 @@ def child_exit(server, worker):  # noqa: ANN001, ANN201 (gunicorn's hook signatu
     """A worker is gone (stopped, killed, timed out): its in-flight gauge leaves the sum."""
     from service.metrics import process_ended
     process_ended(worker.pid)
+
+
+def post_worker_init(worker):  # noqa: ANN001, ANN201 (gunicorn's hook signature)
+    """A worker's in-flight gauge shows from its start, at 0, not from its first request: a worker
+    that has served nothing yet is an idle one, and a scrape shows every live worker."""
+    from service.metrics import IN_FLIGHT
+    IN_FLIGHT.set(0)
