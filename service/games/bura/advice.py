@@ -98,8 +98,10 @@ def greedy(state: State, seat: int, moves: Sequence[Move]) -> Move:
 
 
 def playout(state: State, seat: int, rng: Random) -> Move:
-    """``greedy``'s move built from the hand rather than chosen from the listing
-    (``sets_advice.playout_trick_move``, one trick move in its ``EXPLORE`` drawn at random)."""
+    """Show a bura or Moscow, claim with the points (§4.2d), else pass in the final round, as
+    ``greedy`` does; otherwise the trick move that gains most in the trick, every hand read (in a
+    playout's deal every card is placed: ``sets_advice.lookahead_trick_move``), one in its
+    ``EXPLORE`` drawn at random."""
     if state.phase is Phase.FINAL_CLAIMS:
         return Claim(seat) if state.points(seat) >= state.options.winning_points else Pass(seat)
     for combination in ("bura", "moscow"):
@@ -107,7 +109,7 @@ def playout(state: State, seat: int, rng: Random) -> Move:
             return Declare(seat, combination)
     if state.points(seat) >= state.options.winning_points:
         return Claim(seat)
-    return sets_advice.playout_trick_move(state, variant(state.options), seat, rng)
+    return sets_advice.lookahead_trick_move(state, variant(state.options), seat, rng)
 
 
 def worlds(state: State, seat: int, most: int, known: Known = NOTHING_KNOWN) -> list[State] | None:
