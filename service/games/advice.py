@@ -92,8 +92,9 @@ class Advice(Generic[S, M]):
     playout: Callable[[S, int, Random], M] | None = None
     """``playout(state, seat, rng)``: a legal move for ``seat`` (the one to move) for a playout,
     built without listing every legal move (in the melding games a listing costs milliseconds):
-    the greedy player's move, or now and then another drawn with ``rng``. None: the playouts list
-    the moves and play ``greedy``'s."""
+    the greedy player's move, or a better one (Bura's sees the trick through), or now and then
+    another drawn with ``rng``. A playout's deal is a sampled one, so it may read every hand.
+    None: the playouts list the moves and play ``greedy``'s."""
     infer: Callable[[Sequence[tuple[S, M]], int], Known] | None = None
     """``infer(history, seat)``: what ``seat`` learnt from the hand's play so far, ``history``
     being each move made with the state it was made in, in order. It may read of those states

@@ -79,8 +79,9 @@ def test_the_bura_playout_does_no_worse_in_the_trick_than_greedy(players: int) -
         if not isinstance(greedy, Lead | Respond):
             assert move == greedy
             continue
-        assert _in_the_trick(game, state, seat, move) >= _in_the_trick(game, state, seat, greedy)
-        better += _in_the_trick(game, state, seat, move) > _in_the_trick(game, state, seat, greedy)
+        gained, greedy_gained = _in_the_trick(game, state, seat, move), _in_the_trick(game, state, seat, greedy)
+        assert gained >= greedy_gained
+        better += gained > greedy_gained
     assert {Lead, (Respond, "beat"), (Respond, "discard"), Claim, Declare} <= kinds
     assert better
 
