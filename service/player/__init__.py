@@ -3,13 +3,14 @@
 It searches by determinization (perfect-information Monte Carlo, as the Schnapsen engines and
 OpenSpiel's samplers do): each sample deals the cards the seat cannot see again at random (the
 game's ``Advice.redeal``), plays every candidate move on that deal, and plays the hand on with the
-game's greedy policy, a random move one time in ``EXPLORE``, up to the game's horizon, where the
-game values it for the seat. The candidate with the best mean over the samples is the answer,
-when it beats the greedy player's own choice by more than the samples' noise (``Tally``). The
-candidates are the legal moves, or past the game's ``Advice.shortlist`` the greedy player's
-choice and the first others of the game's ``Advice.rank`` (a cheap order of the likeliest best:
-Bezique weighs one card of each choice, taking the trick or not, trump or not, before a second
-one of any), or where it ranks none, others drawn at random.
+game's playout policy (the greedy player's move, or where the game gives one its own: Bura's sees
+each trick through, every hand of the deal read), a random move one time in ``EXPLORE``, up to the
+game's horizon, where the game values it for the seat. The candidate with the best mean over the
+samples is the answer, when it beats the greedy player's own choice by more than the samples' noise
+(``Tally``). The candidates are the legal moves, or past the game's ``Advice.shortlist`` the greedy
+player's choice and the first others of the game's ``Advice.rank`` (a cheap order of the likeliest
+best: Bezique weighs one card of each choice, taking the trick or not, trump or not, before a
+second one of any), or where it ranks none, others drawn at random.
 
 Each sample draws from its own generator, seeded from the request's seed and the sample's index
 (and every candidate's playout on it from the same one), so the same seed and sample count give
